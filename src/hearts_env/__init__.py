@@ -1,0 +1,15 @@
+"""hearts-env: an exact, fast, configurable Hearts engine with PettingZoo and Gymnasium environments.
+
+Layers, each importing only the ones before it: :mod:`~hearts_env.cards` →
+:mod:`~hearts_env.rules` → :mod:`~hearts_env.engine` → :mod:`~hearts_env.match` →
+:mod:`~hearts_env.views` → :mod:`~hearts_env.encoders` → :mod:`~hearts_env.hearts_v0`.
+"""
+
+from hearts_env.engine import Deal, DealError, IllegalActionError, Phase
+from hearts_env.match import Match
+from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
+
+__version__ = "0.1.0"
+
+__all__ = ["PRESETS", "Deal", "DealError", "IllegalActionError", "Match", "Phase", "Rules", "RulesError",
+           "__version__", "make_rules"]

@@ -1,0 +1,610 @@
+"""The deal: phases pass → play → done, legal-move masks, ``apply``, scoring and events.
+
+A :class:`Deal` is one hand of Hearts under a :class:`~hearts_env.rules.Rules`. Cards are
+action ids (see :mod:`hearts_env.cards`) and sets of cards are ``int`` bitmasks. Everything is
+pure Python over ints: this class is the hot loop of search agents and of the environments.
+
+>>> from hearts_env.engine import Deal
+>>> from hearts_env.rules import make_rules
+>>> deal = Deal.random(make_rules("openspiel"), seed=0)
+>>> while not deal.is_over:
+...     deal.apply(deal.legal_cards()[0])
+>>> sum(deal.points) in (26, 78)
+True
+
+Passing: each seat in order 0, 1, 2, 3 chooses ``pass_count`` cards one at a time; the cards
+reach their receivers only after the last pass is chosen (OpenSpiel's order). A pass
+direction of 0 (hold) skips passing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from hearts_env.cards import CLUBS, HEARTS, NUM_SEATS, SPADES, Deck, card_name, format_cards, parse_cards, to_mask
+from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, make_rules
+
+
+class Phase(IntEnum):
+    PASS = 0
+    PLAY = 1
+    DONE = 2
+
+
+_PASS, _PLAY, _DONE = 0, 1, 2  # plain ints on the hot path (enum member access is slow)
+
+
+class IllegalActionError(ValueError):
+    """A card that may not be played or passed now; names the broken rule and the legal cards."""
+
+    def __init__(self, message: str, *, seat: int | None, card: Any, rule: str, legal: Sequence[int]):
+        super().__init__(message)
+        self.seat = seat
+        self.card = card
+        self.rule = rule
+        self.legal = list(legal)
+
+
+class DealError(ValueError):
+    """An explicit deal that is not a valid deal under the rules (wrong hand sizes, overlaps...)."""
+
+
+class _Constants:
+    """Masks and numbers derived once per Rules, shared by every deal and clone."""
+
+    def __init__(self, rules: Rules):
+        deck: Deck = rules.deck_obj
+        self.rules = rules
+        self.deck = deck
+        self.rps = deck.ranks_per_suit
+        self.hand_size = deck.hand_size
+        self.num_cards = deck.size
+        self.suit_masks = tuple(deck.suit_mask(s) for s in range(4))
+        self.hearts = deck.suit_mask(HEARTS)
+        self.clubs = deck.suit_mask(CLUBS)
+        self.qs = deck.card(SPADES, "Q")
+        self.qs_bit = 1 << self.qs
+        self.jc_bit = 1 << deck.card(CLUBS, "J")
+        self.jd_bit = 1 << deck.card(1, "J")
+        self.penalty_mask = ((self.hearts if rules.heart_points else 0)
+                             | (self.qs_bit if rules.queen_of_spades_points else 0)
+                             | (self.jc_bit if rules.jack_of_clubs_points else 0))
+        self.first_trick_allowed = deck.full_mask & ~(self.hearts | self.qs_bit
+                                                       | (self.jc_bit if rules.jack_of_clubs_points else 0))
+        self.breaks = self.hearts | (self.qs_bit if rules.qs_breaks_hearts else 0)
+        self.no_pts_first = rules.no_pts_on_first_trick
+        self.lead_lowest_club = rules.opening_lead == "lowest_club"
+        self.any_club = rules.can_lead_any_club
+        self.hearts_instead_of_qs = rules.can_lead_hearts_instead_of_qs
+        self.pass_count = rules.pass_count if rules.has_passing else 0
+        self.card_bits = np.left_shift(np.uint64(1), np.arange(self.num_cards, dtype=np.uint64))
+
+
+_CONSTANTS: dict[int, _Constants] = {}  # by id(rules); the entry keeps its rules alive
+
+
+def _constants(rules: Rules) -> _Constants:
+    c = _CONSTANTS.get(id(rules))
+    if c is None or c.rules is not rules:
+        c = _Constants(rules)
+        if len(_CONSTANTS) > 256:
+            _CONSTANTS.clear()
+        _CONSTANTS[id(rules)] = c
+    return c
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a deal's event log.
+
+    ``kind`` is ``"deal"``, ``"pass"``, ``"receive"``, ``"play"``, ``"trick"`` or ``"score"``;
+    ``seat`` is the acting seat (or the trick winner); ``cards`` the cards involved; ``data``
+    holds the rest (pass direction, trick points, final points, moon shooter).
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[int, ...] = ()
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.data).get(key, default)
+
+
+class Deal:
+    """One deal of Hearts. Create with :meth:`random` or :meth:`from_hands`."""
+
+    __slots__ = ("_c", "rules", "dealt", "hands", "pass_direction", "dealer", "game_scores", "_phase",
+                 "current", "leader", "trick", "trick_mask", "trick_index", "hearts_broken",
+                 "played_by", "taken", "tricks_won", "voids", "passed", "history", "trick_winners",
+                 "points", "moon_shooter", "_legal")
+
+    def __init__(self, rules: Rules, hands: Sequence[int], pass_direction: int = 0, dealer: int = 3,
+                 game_scores: Sequence[int] | None = None):
+        """Start a deal from four hand masks. Prefer :meth:`from_hands`, which validates."""
+        c = _constants(rules)
+        self._c = c
+        self.rules = rules
+        self.dealt: tuple[int, ...] = tuple(hands)
+        self.hands: list[int] = list(hands)
+        self.pass_direction = pass_direction if c.pass_count else 0
+        self.dealer = dealer
+        self.game_scores: tuple[int, ...] = tuple(game_scores) if game_scores is not None else (0, 0, 0, 0)
+        self.trick: list[int] = []
+        self.trick_mask = 0
+        self.trick_index = 0
+        self.hearts_broken = not rules.must_break_hearts
+        self.played_by = [0, 0, 0, 0]
+        self.taken = [0, 0, 0, 0]
+        self.tricks_won = [0, 0, 0, 0]
+        self.voids = [0, 0, 0, 0]
+        self.passed = [0, 0, 0, 0]
+        self.history: list[int] = []
+        self.trick_winners: list[int] = []
+        self.points: list[int] | None = None
+        self.moon_shooter: int | None = None
+        self._legal = -1
+        if self.pass_direction:
+            self._phase = _PASS
+            self.current = 0
+            self.leader = -1
+        else:
+            self._start_play()
+
+    # Construction -----------------------------------------------------------------------
+    @classmethod
+    def from_hands(cls, rules: Rules | str, hands: Sequence[int | str | Iterable[int | str]],
+                   pass_direction: int | str = "hold", dealer: int = 3,
+                   game_scores: Sequence[int] | None = None) -> Deal:
+        """An explicit deal: four hands (masks, card-name strings or lists of names/ids).
+
+        ``pass_direction`` is ``"left"``, ``"right"``, ``"across"``, ``"hold"`` or the offset 0..3.
+        """
+        rules = make_rules(rules) if isinstance(rules, str) else rules
+        c = _constants(rules)
+        if len(hands) != NUM_SEATS:
+            raise DealError(f"a deal needs {NUM_SEATS} hands, got {len(hands)}")
+        masks = []
+        for seat, hand in enumerate(hands):
+            if isinstance(hand, int):
+                if hand < 0 or hand >> c.num_cards:
+                    raise DealError(f"hand {seat} mask has bits outside the {c.deck.name} deck (0..{c.num_cards - 1})")
+                mask = hand
+            else:
+                ids = parse_cards(hand, c.deck)
+                mask = to_mask(ids)
+                if len(ids) != mask.bit_count():
+                    raise DealError(f"hand {seat} lists a card twice: {hand!r}")
+            if mask.bit_count() != c.hand_size:
+                raise DealError(f"hand {seat} has {mask.bit_count()} cards; each hand needs {c.hand_size}")
+            masks.append(mask)
+        union = 0
+        for seat, mask in enumerate(masks):
+            if union & mask:
+                raise DealError(f"hand {seat} repeats cards held by another hand: {format_cards(union & mask, c.deck)}")
+            union |= mask
+        direction = _direction_offset(pass_direction)
+        if direction and not c.pass_count:
+            raise DealError(f"these rules have no passing (passing={rules.passing!r}); use pass_direction='hold'")
+        if dealer not in range(NUM_SEATS):
+            raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
+        return cls(rules, masks, direction, dealer, game_scores)
+
+    @classmethod
+    def random(cls, rules: Rules | str, seed: int | np.random.Generator | None = None,
+               pass_direction: int | str | None = None, dealer: int = 3,
+               game_scores: Sequence[int] | None = None) -> Deal:
+        """A shuffled deal. ``pass_direction=None`` draws one when the rules say ``random``,
+        and otherwise uses the first direction of the rules' schedule."""
+        rules = make_rules(rules) if isinstance(rules, str) else rules
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        c = _constants(rules)
+        if pass_direction is None:
+            schedule = rules.pass_schedule
+            direction = int(rng.integers(4)) if schedule is None else schedule[0]
+        else:
+            direction = _direction_offset(pass_direction)
+        hands = rng.permutation(c.card_bits).reshape(4, c.hand_size).sum(axis=1).tolist()
+        return cls(rules, hands, direction, dealer, game_scores)
+
+    def clone(self) -> Deal:
+        """An independent copy (fast: shares only immutable data)."""
+        new = Deal.__new__(Deal)
+        new._c = self._c
+        new.rules = self.rules
+        new.dealt = self.dealt
+        new.hands = self.hands[:]
+        new.pass_direction = self.pass_direction
+        new.dealer = self.dealer
+        new.game_scores = self.game_scores
+        new._phase = self._phase
+        new.current = self.current
+        new.leader = self.leader
+        new.trick = self.trick[:]
+        new.trick_mask = self.trick_mask
+        new.trick_index = self.trick_index
+        new.hearts_broken = self.hearts_broken
+        new.played_by = self.played_by[:]
+        new.taken = self.taken[:]
+        new.tricks_won = self.tricks_won[:]
+        new.voids = self.voids[:]
+        new.passed = self.passed[:]
+        new.history = self.history[:]
+        new.trick_winners = self.trick_winners[:]
+        new.points = None if self.points is None else self.points[:]
+        new.moon_shooter = self.moon_shooter
+        new._legal = self._legal
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__slots__ if k != "_c"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            setattr(self, k, v)
+        self._c = _constants(self.rules)
+
+    # Queries ----------------------------------------------------------------------------
+    @property
+    def deck(self) -> Deck:
+        return self._c.deck
+
+    @property
+    def played(self) -> int:
+        """Mask of every card played so far (the current trick included)."""
+        p = self.played_by
+        return p[0] | p[1] | p[2] | p[3]
+
+    def playout(self, rng: random.Random | int | None = None) -> list[int]:
+        """Finish the deal with uniformly random legal passes and plays; returns the points.
+
+        The fast path for Monte Carlo search: legality is guaranteed by construction, so the
+        per-card check of :meth:`apply` is skipped.
+        """
+        rand = (rng if isinstance(rng, random.Random) else random.Random(rng)).random
+        compute = self._compute_legal
+        do = self._do
+        while self._phase != _DONE:
+            m = compute()
+            k = int(rand() * m.bit_count())
+            while k:
+                m &= m - 1
+                k -= 1
+            do((m & -m).bit_length() - 1)
+        return self.points  # type: ignore[return-value]
+
+    @property
+    def phase(self) -> Phase:
+        return Phase(self._phase)
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == _DONE
+
+    @property
+    def num_tricks(self) -> int:
+        return self._c.hand_size
+
+    @property
+    def pass_direction_name(self) -> str:
+        return PASS_NAMES[self.pass_direction]
+
+    def passes_complete(self) -> bool:
+        """True once every pass has been chosen (received cards are then in the hands)."""
+        return self._phase != _PASS
+
+    def pass_target(self, seat: int) -> int:
+        return (seat + self.pass_direction) & 3
+
+    def pass_source(self, seat: int) -> int:
+        return (seat - self.pass_direction) & 3
+
+    def received(self, seat: int) -> int:
+        """Mask of the cards ``seat`` received (0 until every pass is chosen)."""
+        if self._phase == _PASS or not self.pass_direction:
+            return 0
+        return self.passed[self.pass_source(seat)]
+
+    def legal_mask(self) -> int:
+        """Mask of the cards the seat to act may pass or play now (0 when the deal is over)."""
+        legal = self._legal
+        if legal < 0:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def legal_cards(self) -> list[int]:
+        mask = self.legal_mask()
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def _compute_legal(self) -> int:
+        phase = self._phase
+        if phase == _PLAY:
+            c = self._c
+            hand = self.hands[self.current]
+            trick = self.trick
+            if trick:
+                follow = hand & c.suit_masks[trick[0] // c.rps]
+                if follow:
+                    return follow
+            elif self.trick_index == 0 and c.lead_lowest_club:
+                return hand & c.clubs if c.any_club else 1
+            if self.trick_index == 0 and c.no_pts_first:
+                safe = hand & c.first_trick_allowed
+                if safe:
+                    return safe
+            if not trick:
+                lead = hand if self.hearts_broken else hand & ~c.hearts
+                if lead and not (c.hearts_instead_of_qs and lead == c.qs_bit):
+                    return lead
+            return hand
+        if phase == _PASS:
+            return self.hands[self.current] & ~self.passed[self.current]
+        return 0
+
+    def penalty_points(self, seat: int) -> int:
+        """Penalty points in the cards ``seat`` has taken so far (no moon or bonuses)."""
+        r = self.rules
+        taken = self.taken[seat]
+        c = self._c
+        return ((taken & c.hearts).bit_count() * r.heart_points
+                + (r.queen_of_spades_points if taken & c.qs_bit else 0)
+                + (r.jack_of_clubs_points if taken & c.jc_bit else 0))
+
+    def points_taken(self, seat: int) -> int:
+        """Points of the cards ``seat`` has taken so far, J♦ bonus included (no moon, no trick bonus)."""
+        bonus = self.rules.jd_bonus_points if self.rules.jd_bonus and self.taken[seat] & self._c.jd_bit else 0
+        return self.penalty_points(seat) - bonus
+
+    def moon_possible(self) -> bool:
+        """True while one seat could still take every penalty card."""
+        holders = [s for s in range(4) if self.taken[s] & self._c.penalty_mask]
+        return len(holders) <= 1
+
+    # Acting -----------------------------------------------------------------------------
+    def apply(self, card: int) -> None:
+        """Pass or play ``card`` for the seat to act; raises :class:`IllegalActionError` if not allowed."""
+        if type(card) is not int:
+            card = self._coerce(card)
+        legal = self._legal
+        if legal < 0:
+            legal = self._compute_legal()
+        if card < 0 or not (legal >> card) & 1:
+            self._raise_illegal(card)
+        self._do(card)
+
+    def _do(self, card: int) -> None:
+        """Apply a card already known to be legal."""
+        bit = 1 << card
+        self._legal = -1
+        self.history.append(card)
+        if self._phase == _PASS:
+            self._pass(bit)
+            return
+        c = self._c
+        seat = self.current
+        self.hands[seat] ^= bit
+        self.played_by[seat] |= bit
+        trick = self.trick
+        if bit & c.breaks:
+            self.hearts_broken = True
+        if trick:
+            led_mask = c.suit_masks[trick[0] // c.rps]
+            if not bit & led_mask:
+                self.voids[seat] |= 1 << (trick[0] // c.rps)
+            trick.append(card)
+            self.trick_mask |= bit
+            if len(trick) < 4:
+                self.current = (seat + 1) & 3
+                return
+        else:
+            trick.append(card)
+            self.trick_mask = bit
+            self.current = (seat + 1) & 3
+            return
+        winner = (self.leader + trick.index((self.trick_mask & led_mask).bit_length() - 1)) & 3
+        self.taken[winner] |= self.trick_mask
+        self.tricks_won[winner] += 1
+        self.trick_winners.append(winner)
+        self.trick_index += 1
+        self.trick = []
+        self.trick_mask = 0
+        self.leader = self.current = winner
+        if self.trick_index == c.hand_size:
+            self._finish()
+
+    def _coerce(self, card: Any) -> int:
+        if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):
+            self._raise_illegal(card)
+        return int(card)
+
+    def apply_all(self, cards: Iterable[int | str]) -> Deal:
+        """Apply a sequence of passes and plays (ids or names); returns self for chaining."""
+        for card in cards:
+            self.apply(card if isinstance(card, int) else parse_cards([card], self._c.deck)[0])
+        return self
+
+    def _pass(self, bit: int) -> None:
+        seat = self.current
+        self.passed[seat] |= bit
+        if self.passed[seat].bit_count() < self._c.pass_count:
+            return
+        if seat < 3:
+            self.current = seat + 1
+            return
+        d = self.pass_direction
+        hands = self.hands
+        for s in range(4):
+            hands[s] &= ~self.passed[s]
+        for s in range(4):
+            hands[(s + d) & 3] |= self.passed[s]
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self._phase = _PLAY
+        if self._c.lead_lowest_club:
+            first = next(s for s in range(4) if self.hands[s] & 1)
+        else:
+            first = (self.dealer + 1) & 3
+        self.current = self.leader = first
+
+    def _finish(self) -> None:
+        rules = self.rules
+        c = self._c
+        points = [self.penalty_points(s) for s in range(4)]
+        shooter = None
+        if rules.moon != "off":
+            for s in range(4):
+                if self.taken[s] & c.penalty_mask == c.penalty_mask:
+                    shooter = s
+        if shooter is not None:
+            n = rules.penalty_total
+            mode = rules.moon
+            if mode == "shooter_choice":
+                mode = self._moon_choice(shooter, n)
+            if mode == "add_to_others":
+                points = [0 if s == shooter else n for s in range(4)]
+            else:
+                points = [-n if s == shooter else 0 for s in range(4)]
+        if rules.jd_bonus:
+            for s in range(4):
+                if self.taken[s] & c.jd_bit:
+                    points[s] -= rules.jd_bonus_points
+        if rules.avoid_all_tricks_bonus and shooter is None:
+            for s in range(4):
+                if not self.tricks_won[s]:
+                    points[s] -= rules.avoid_all_tricks_points
+        self.points = points
+        self.moon_shooter = shooter
+        self._phase = _DONE
+        self.current = -1
+
+    def _moon_choice(self, shooter: int, n: int) -> str:
+        """Add N to the others unless that ends the game with the shooter not among the winners."""
+        rules = self.rules
+        if rules.game != "match":
+            return "add_to_others"
+        after = [score + (0 if s == shooter else n) for s, score in enumerate(self.game_scores)]
+        if max(after) >= rules.target and after[shooter] > min(after):
+            return "subtract_from_shooter"
+        return "add_to_others"
+
+    def _raise_illegal(self, card: Any) -> None:
+        c = self._c
+        legal = self.legal_cards()
+        legal_names = format_cards(legal, c.deck)
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < c.num_cards:
+            raise IllegalActionError(f"{card!r} is not a card id of the {c.deck.name} deck (0..{c.num_cards - 1}); "
+                                     f"legal now: {legal_names}", seat=self.current_or_none, card=card,
+                                     rule="not a card", legal=legal)
+        if self._phase == _DONE:
+            raise IllegalActionError("the deal is over; no card can be played", seat=None, card=card,
+                                     rule="deal over", legal=[])
+        seat = self.current
+        name = card_name(card, c.deck)
+        rule, why = self._broken_rule(card)
+        raise IllegalActionError(f"seat {seat} cannot {'pass' if self._phase == _PASS else 'play'} {name}: "
+                                 f"{why} (rule: {rule}); legal cards: {legal_names}",
+                                 seat=seat, card=card, rule=rule, legal=legal)
+
+    @property
+    def current_or_none(self) -> int | None:
+        return None if self._phase == _DONE else self.current
+
+    def _broken_rule(self, card: int) -> tuple[str, str]:
+        c = self._c
+        bit = 1 << card
+        seat = self.current
+        if self._phase == _PASS:
+            if self.passed[seat] & bit:
+                return "pass", "it is already chosen to pass"
+            return "pass", "it is not in the hand"
+        hand = self.hands[seat]
+        if not hand & bit:
+            return "in hand", "it is not in the hand"
+        if self.trick:
+            led = self.trick[0] // c.rps
+            if hand & c.suit_masks[led]:
+                return "follow suit", f"the hand holds {('clubs', 'diamonds', 'hearts', 'spades')[led]}, the suit led"
+        elif self.trick_index == 0 and c.lead_lowest_club:
+            if c.any_club:
+                return "opening lead", "the first trick must be led with a club"
+            return "opening lead", f"the first trick must be led with {card_name(0, c.deck)}"
+        if self.trick_index == 0 and c.no_pts_first and bit & ~c.first_trick_allowed:
+            return "no_pts_on_first_trick", "no penalty card may be played on the first trick"
+        if not self.trick and bit & c.hearts and not self.hearts_broken:
+            return "must_break_hearts", "hearts may not be led before they are broken"
+        if not self.trick and c.hearts_instead_of_qs:
+            return "can_lead_hearts_instead_of_qs", "a heart must be led rather than Q♠"
+        return "unknown", "it is not allowed now"
+
+    # Events -----------------------------------------------------------------------------
+    def events(self) -> list[Event]:
+        """The event log so far: deal, passes, receives, plays, tricks and the score."""
+        replay = Deal(self.rules, self.dealt, self.pass_direction, self.dealer, self.game_scores)
+        log = [Event("deal", None, (), (("hands", self.dealt), ("pass_direction", PASS_NAMES[self.pass_direction]),
+                                        ("dealer", self.dealer)))]
+        for card in self.history:
+            if replay._phase == _PASS:
+                seat = replay.current
+                replay.apply(card)
+                log.append(Event("pass", seat, (card,), (("to", replay.pass_target(seat)),)))
+                if replay._phase != _PASS:
+                    for s in range(4):
+                        log.append(Event("receive", s, tuple(_bits(replay.received(s))),
+                                         (("from", replay.pass_source(s)),)))
+                continue
+            seat = replay.current
+            trick = replay.trick + [card]
+            leader = replay.leader
+            replay.apply(card)
+            log.append(Event("play", seat, (card,), (("trick", replay.trick_index - (len(trick) == 4)),)))
+            if len(trick) == 4:
+                w = replay.trick_winners[-1]
+                pts = _mask_points(self.rules, self._c, to_mask(trick))
+                log.append(Event("trick", w, tuple(trick), (("leader", leader), ("points", pts),
+                                                            ("index", replay.trick_index - 1))))
+        if self.points is not None:
+            log.append(Event("score", None, (), (("points", tuple(self.points)), ("moon_shooter", self.moon_shooter))))
+        return log
+
+    def __repr__(self) -> str:
+        return (f"Deal(phase={Phase(self._phase).name}, pass={self.pass_direction_name}, trick={self.trick_index}, "
+                f"current={self.current_or_none}, points={self.points})")
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask_points(rules: Rules, c: _Constants, mask: int) -> int:
+    return ((mask & c.hearts).bit_count() * rules.heart_points
+            + (rules.queen_of_spades_points if mask & c.qs_bit else 0)
+            + (rules.jack_of_clubs_points if mask & c.jc_bit else 0)
+            - (rules.jd_bonus_points if rules.jd_bonus and mask & c.jd_bit else 0))
+
+
+def _direction_offset(direction: int | str) -> int:
+    if isinstance(direction, str):
+        key = "hold" if direction.lower() == "none" else direction.lower()
+        if key not in PASS_OFFSETS:
+            raise DealError(f"pass direction {direction!r} is not valid; valid: {', '.join(PASS_OFFSETS)}")
+        return PASS_OFFSETS[key]
+    if direction not in range(4):
+        raise DealError(f"pass direction offset must be 0..3 (hold, left, across, right), got {direction!r}")
+    return int(direction)
