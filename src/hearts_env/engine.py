@@ -565,7 +565,7 @@ class Deal:
                                          (("from", replay.pass_source(s)),)))
                 continue
             seat = replay.current
-            trick = replay.trick + [card]
+            trick = [*replay.trick, card]
             leader = replay.leader
             replay.apply(card)
             log.append(Event("play", seat, (card,), (("trick", replay.trick_index - (len(trick) == 4)),)))

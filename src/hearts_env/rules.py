@@ -13,6 +13,7 @@ Every option, its meaning and the source of every preset are documented in docs/
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -143,7 +144,8 @@ class Rules:
     @property
     def penalty_total(self) -> int:
         """Penalty points in one deal: N of the moon rules (26 standard, 15 Dutch)."""
-        return self.deck_obj.ranks_per_suit * self.heart_points + self.queen_of_spades_points + self.jack_of_clubs_points
+        per_deck = self.deck_obj.ranks_per_suit * self.heart_points
+        return per_deck + self.queen_of_spades_points + self.jack_of_clubs_points
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated)."""
@@ -152,7 +154,7 @@ class Rules:
 
     def spec(self) -> str:
         """A spec string that :func:`make_rules` turns back into these rules."""
-        base = PRESETS.get(self.preset or "", None)
+        base = PRESETS.get(self.preset or "")
         name = self.preset if base is not None else "standard"
         reference = base if base is not None else Rules()
         diffs = [f"{f.name}={_format_value(getattr(self, f.name))}" for f in fields(self)
@@ -285,7 +287,7 @@ def _attribute_docs() -> dict[str, str]:
     tree = ast.parse(inspect.getsource(Rules))
     body = tree.body[0].body  # type: ignore[attr-defined]
     out: dict[str, str] = {}
-    for prev, node in zip(body, body[1:]):
+    for prev, node in itertools.pairwise(body):
         if (isinstance(prev, ast.AnnAssign) and isinstance(node, ast.Expr)
                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
             out[prev.target.id] = " ".join(node.value.value.split())  # type: ignore[union-attr]

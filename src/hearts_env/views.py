@@ -1,0 +1,144 @@
+"""What one seat may know: its :class:`SeatView` of a deal.
+
+Encoders and agents read a :class:`SeatView`, never a :class:`~hearts_env.engine.Deal`, so
+what they can see is decided in one place. A view holds:
+
+- private: the seat's hand, its dealt hand, the cards it chose to pass, and the cards it
+  received (only once every seat has chosen its passes);
+- public: every card played and by whom, the current trick, completed tricks and their
+  winners, cards taken, points taken, voids shown (a seat that did not follow suit), hearts
+  broken, the pass direction, game scores, the dealer and the seat to act.
+
+A view is a snapshot: it copies ints and tuples and keeps no reference to the deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hearts_env.engine import Deal, Phase
+from hearts_env.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's knowledge of a deal (see the module docstring)."""
+
+    rules: Rules
+    seat: int
+    phase: Phase
+    pass_direction: int
+    """Offset: seat ``s`` passes to ``(s + pass_direction) % 4``; 0 = hold."""
+    hand: int
+    """Cards in hand now. During passing this still includes the cards chosen to pass."""
+    dealt: int
+    passed: int
+    """Cards this seat chose to pass (so far)."""
+    received: int
+    """Cards received; 0 until every pass is chosen."""
+    current: int
+    """Seat to act (-1 when the deal is over)."""
+    legal: int
+    """Legal cards if this seat is to act, else 0."""
+    leader: int
+    trick: tuple[int, ...]
+    """Cards of the current trick in play order, starting with ``leader``'s."""
+    trick_index: int
+    played_by: tuple[int, int, int, int]
+    taken: tuple[int, int, int, int]
+    points_taken: tuple[int, int, int, int]
+    tricks_won: tuple[int, int, int, int]
+    voids: tuple[int, int, int, int]
+    """Per seat, a 4-bit mask of suits (bit = suit index) the seat has shown it lacks."""
+    hearts_broken: bool
+    trick_winners: tuple[int, ...]
+    plays: tuple[int, ...]
+    """Every card played this deal, in order (passes excluded)."""
+    game_scores: tuple[int, int, int, int]
+    dealer: int
+
+    @classmethod
+    def of(cls, deal: Deal, seat: int, game_scores: tuple[int, ...] | None = None) -> SeatView:
+        """The view ``seat`` has of ``deal``. ``game_scores`` defaults to the deal's own."""
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        phase = deal.phase
+        passing = phase == Phase.PASS
+        n_passes = 4 * deal.rules.pass_count if deal.pass_direction else 0
+        return cls(
+            rules=deal.rules,
+            seat=seat,
+            phase=phase,
+            pass_direction=deal.pass_direction,
+            hand=deal.hands[seat],
+            dealt=deal.dealt[seat],
+            passed=deal.passed[seat],
+            received=0 if passing else deal.received(seat),
+            current=deal.current if phase != Phase.DONE else -1,
+            legal=deal.legal_mask() if phase != Phase.DONE and deal.current == seat else 0,
+            leader=deal.leader,
+            trick=tuple(deal.trick),
+            trick_index=deal.trick_index,
+            played_by=tuple(deal.played_by),  # type: ignore[arg-type]
+            taken=tuple(deal.taken),  # type: ignore[arg-type]
+            points_taken=tuple(deal.points_taken(s) for s in range(4)),  # type: ignore[arg-type]
+            tricks_won=tuple(deal.tricks_won),  # type: ignore[arg-type]
+            voids=tuple(deal.voids),  # type: ignore[arg-type]
+            hearts_broken=deal.hearts_broken,
+            trick_winners=tuple(deal.trick_winners),
+            plays=tuple(deal.history[n_passes:]) if not passing else (),
+            game_scores=tuple(game_scores if game_scores is not None else deal.game_scores),  # type: ignore[arg-type]
+            dealer=deal.dealer,
+        )
+
+    # Derived knowledge ----------------------------------------------------------------------
+    @property
+    def played(self) -> int:
+        p = self.played_by
+        return p[0] | p[1] | p[2] | p[3]
+
+    @property
+    def pass_target(self) -> int:
+        return (self.seat + self.pass_direction) & 3
+
+    @property
+    def pass_source(self) -> int:
+        return (self.seat - self.pass_direction) & 3
+
+    @property
+    def unseen(self) -> int:
+        """Cards whose holder this seat does not know for certain: not in its hand, not played,
+        not passed by it (those sit with the pass target unless played)."""
+        full = self.rules.deck_obj.full_mask
+        return full & ~self.hand & ~self.played & ~self.known_held_by(self.pass_target)
+
+    def known_held_by(self, other: int) -> int:
+        """Cards this seat knows ``other`` holds now (cards it passed to ``other``, not yet played)."""
+        if other == self.seat:
+            return self.hand
+        if self.pass_direction and other == self.pass_target:
+            return self.passed & ~self.played
+        return 0
+
+    def hand_size(self, other: int) -> int:
+        """Cards ``other`` holds now (public: everybody sees how many cards each seat played)."""
+        hs = self.rules.deck_obj.hand_size
+        return hs - self.played_by[other].bit_count()
+
+    def completed_tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """(leader, cards in play order, winner) of every completed trick."""
+        out = []
+        leader = self._first_leader()
+        for i, winner in enumerate(self.trick_winners):
+            out.append((leader, self.plays[4 * i:4 * i + 4], winner))
+            leader = winner
+        return out
+
+    def _first_leader(self) -> int:
+        if not self.trick_winners:
+            return self.leader
+        first = self.plays[0]
+        for s in range(4):
+            if self.played_by[s] >> first & 1:
+                return s
+        return self.leader
