@@ -1,0 +1,99 @@
+"""Observation encoders and their registry.
+
+An encoder turns one seat's :class:`~hearts_env.views.SeatView` into a fixed-size vector.
+Environments ask the registry by name (``hearts_v0.env(observation="rich")``); baselines and
+search agents use the same encoders on hypothetical positions.
+
+>>> from hearts_env.encoders import make_encoder, encoder_names
+>>> "rich" in encoder_names()
+True
+
+Write a new encoding as a subclass of :class:`Encoder` in its own module and register it
+with :func:`register_encoder`; see docs/observations.md for every layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+import numpy as np
+from gymnasium import spaces
+
+from hearts_env.rules import Rules, make_rules
+from hearts_env.views import SeatView
+
+DTYPES = {"float32": np.float32, "uint8": np.uint8}
+
+
+class EncoderError(ValueError):
+    """An unknown encoder name, a bad dtype, or rules an encoding does not support."""
+
+
+class Encoder:
+    """Base class: subclasses set ``name`` and ``size(rules)`` and implement ``fill``.
+
+    ``encode`` zeroes a preallocated buffer (or ``out``) and calls ``fill``; values must lie
+    in ``[low, high]`` of :meth:`space`.
+    """
+
+    name: ClassVar[str] = ""
+    high: ClassVar[float] = 1.0
+    low: ClassVar[float] = 0.0
+
+    def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
+        self.rules = make_rules(rules)
+        key = dtype if isinstance(dtype, str) else np.dtype(dtype).name
+        if key not in DTYPES:
+            raise EncoderError(f"dtype {dtype!r} is not supported; valid dtypes: {', '.join(DTYPES)}")
+        self.dtype = DTYPES[key]
+        self.check_rules(self.rules)
+        self.size = self.vector_size(self.rules)
+        self._buffer = np.zeros(self.size, dtype=self.dtype)
+
+    @classmethod
+    def check_rules(cls, rules: Rules) -> None:
+        """Raise :class:`EncoderError` if this encoding cannot represent deals under ``rules``."""
+
+    @classmethod
+    def vector_size(cls, rules: Rules) -> int:
+        raise NotImplementedError
+
+    def space(self) -> spaces.Box:
+        return spaces.Box(low=self.low, high=self.high, shape=(self.size,), dtype=self.dtype)
+
+    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+        """Encode ``view`` into ``out`` (or into this encoder's reused buffer) and return it."""
+        buf = self._buffer if out is None else out
+        buf.fill(0)
+        self.fill(view, buf)
+        return buf
+
+    def fill(self, view: SeatView, out: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+_REGISTRY: dict[str, Callable[..., Encoder]] = {}
+
+
+def register_encoder(name: str, factory: Callable[..., Encoder]) -> None:
+    """Register an encoder class (or factory taking ``rules, dtype``) under ``name``."""
+    _REGISTRY[name] = factory
+
+
+def encoder_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def make_encoder(name: str, rules: Rules | str | None = None, dtype: str | type = "float32") -> Encoder:
+    """The encoder registered as ``name`` for ``rules``; raises :class:`EncoderError` listing valid names."""
+    _load_builtin()
+    if name not in _REGISTRY:
+        raise EncoderError(f"unknown observation encoding {name!r}; valid names: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[name](rules, dtype)
+
+
+def _load_builtin() -> None:
+    # Imported lazily so that each encoding module can import this one.
+    from hearts_env.encoders import rich  # noqa: F401
