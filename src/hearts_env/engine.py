@@ -66,6 +66,7 @@ class _Constants:
         self.hand_size = deck.hand_size
         self.num_cards = deck.size
         self.suit_masks = tuple(deck.suit_mask(s) for s in range(4))
+        self.suit_mask_of = tuple(self.suit_masks[card // self.rps] for card in range(self.num_cards))
         self.hearts = deck.suit_mask(HEARTS)
         self.clubs = deck.suit_mask(CLUBS)
         self.qs = deck.card(SPADES, "Q")
@@ -83,7 +84,9 @@ class _Constants:
         self.any_club = rules.can_lead_any_club
         self.hearts_instead_of_qs = rules.can_lead_hearts_instead_of_qs
         self.pass_count = rules.pass_count if rules.has_passing else 0
+        self.pass_schedule = rules.pass_schedule
         self.card_bits = np.left_shift(np.uint64(1), np.arange(self.num_cards, dtype=np.uint64))
+        self.hand_starts = np.arange(0, self.num_cards, self.hand_size)
 
 
 _CONSTANTS: dict[int, _Constants] = {}  # by id(rules); the entry keeps its rules alive
@@ -121,7 +124,7 @@ class Deal:
     """One deal of Hearts. Create with :meth:`random` or :meth:`from_hands`."""
 
     __slots__ = ("_c", "rules", "dealt", "hands", "pass_direction", "dealer", "game_scores", "_phase",
-                 "current", "leader", "trick", "trick_mask", "trick_index", "hearts_broken",
+                 "current", "leader", "trick", "trick_mask", "led_mask", "trick_index", "hearts_broken",
                  "played_by", "taken", "tricks_won", "voids", "passed", "history", "trick_winners",
                  "points", "moon_shooter", "_legal")
 
@@ -138,6 +141,7 @@ class Deal:
         self.game_scores: tuple[int, ...] = tuple(game_scores) if game_scores is not None else (0, 0, 0, 0)
         self.trick: list[int] = []
         self.trick_mask = 0
+        self.led_mask = 0
         self.trick_index = 0
         self.hearts_broken = not rules.must_break_hearts
         self.played_by = [0, 0, 0, 0]
@@ -206,11 +210,13 @@ class Deal:
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         c = _constants(rules)
         if pass_direction is None:
-            schedule = rules.pass_schedule
+            schedule = c.pass_schedule
             direction = int(rng.integers(4)) if schedule is None else schedule[0]
         else:
             direction = _direction_offset(pass_direction)
-        hands = rng.permutation(c.card_bits).reshape(4, c.hand_size).sum(axis=1).tolist()
+        shuffled = c.card_bits.copy()
+        rng.shuffle(shuffled)
+        hands = np.add.reduceat(shuffled, c.hand_starts).tolist()
         return cls(rules, hands, direction, dealer, game_scores)
 
     def clone(self) -> Deal:
@@ -228,6 +234,7 @@ class Deal:
         new.leader = self.leader
         new.trick = self.trick[:]
         new.trick_mask = self.trick_mask
+        new.led_mask = self.led_mask
         new.trick_index = self.trick_index
         new.hearts_broken = self.hearts_broken
         new.played_by = self.played_by[:]
@@ -264,19 +271,88 @@ class Deal:
     def playout(self, rng: random.Random | int | None = None) -> list[int]:
         """Finish the deal with uniformly random legal passes and plays; returns the points.
 
-        The fast path for Monte Carlo search: legality is guaranteed by construction, so the
-        per-card check of :meth:`apply` is skipped.
+        The hot loop of Monte Carlo search: the play phase runs in one function over local
+        variables. It implements the same rules as :meth:`legal_mask`/:meth:`apply` (a test
+        replays every playout through :meth:`apply`) and leaves the deal in the same state.
         """
-        rand = (rng if isinstance(rng, random.Random) else random.Random(rng)).random
-        compute = self._compute_legal
-        do = self._do
-        while self._phase != _DONE:
-            m = compute()
-            k = int(rand() * m.bit_count())
+        bits = (rng if isinstance(rng, random.Random) else random.Random(rng)).getrandbits
+        if self._phase == _PASS:
+            self._legal = -1
+            passed, history, pass_count = self.passed, self.history, self._c.pass_count
+            for seat in range(self.current, 4):
+                for _ in range(pass_count - passed[seat].bit_count()):
+                    m = self.hands[seat] & ~passed[seat]
+                    k = bits(32) * m.bit_count() >> 32
+                    while k:
+                        m &= m - 1
+                        k -= 1
+                    bit = m & -m
+                    passed[seat] |= bit
+                    history.append(bit.bit_length() - 1)
+            self._exchange_passes()
+        if self._phase == _DONE:
+            return self.points  # type: ignore[return-value]
+        c = self._c
+        rps, suit_mask_of, breaks, hearts = c.rps, c.suit_mask_of, c.breaks, c.hearts
+        first_allowed = c.first_trick_allowed if c.no_pts_first else 0
+        lead_club = c.clubs if c.any_club else 1
+        lowest_club_lead = c.lead_lowest_club
+        qs_only = c.qs_bit if c.hearts_instead_of_qs else -1
+        n_tricks = c.hand_size
+        hands, played_by, taken, tricks_won, voids = self.hands, self.played_by, self.taken, self.tricks_won, self.voids
+        for s in range(4):  # every card still held gets played
+            played_by[s] |= hands[s]
+        append, winners = self.history.append, self.trick_winners
+        trick, trick_mask, led_mask = self.trick, self.trick_mask, self.led_mask
+        leader, seat, broken, ti = self.leader, self.current, self.hearts_broken, self.trick_index
+        while ti < n_tricks:
+            hand = hands[seat]
+            if trick:
+                m = hand & led_mask
+                if not m:
+                    m = (hand & first_allowed if ti == 0 else 0) or hand
+            elif ti == 0 and lowest_club_lead:
+                m = hand & lead_club
+            else:
+                m = hand & first_allowed if ti == 0 else 0
+                if not m:
+                    m = hand if broken else hand & ~hearts
+                    if not m or m == qs_only:
+                        m = hand
+            k = bits(32) * m.bit_count() >> 32  # uniform index among the legal cards
             while k:
                 m &= m - 1
                 k -= 1
-            do((m & -m).bit_length() - 1)
+            bit = m & -m
+            card = bit.bit_length() - 1
+            hands[seat] = hand ^ bit
+            append(card)
+            if bit & breaks:
+                broken = True
+            if not trick:
+                led_mask = suit_mask_of[card]
+                trick_mask = bit
+                trick = [card]
+                seat = (seat + 1) & 3
+                continue
+            if not bit & led_mask:
+                voids[seat] |= 1 << (trick[0] // rps)
+            trick.append(card)
+            trick_mask |= bit
+            if len(trick) < 4:
+                seat = (seat + 1) & 3
+                continue
+            winner = (leader + trick.index((trick_mask & led_mask).bit_length() - 1)) & 3
+            taken[winner] |= trick_mask
+            tricks_won[winner] += 1
+            winners.append(winner)
+            ti += 1
+            trick = []
+            leader = seat = winner
+        self.trick, self.trick_mask, self.led_mask = trick, 0, 0
+        self.leader, self.current, self.hearts_broken, self.trick_index = leader, seat, broken, ti
+        self._legal = -1
+        self._finish()
         return self.points  # type: ignore[return-value]
 
     @property
@@ -334,7 +410,7 @@ class Deal:
             hand = self.hands[self.current]
             trick = self.trick
             if trick:
-                follow = hand & c.suit_masks[trick[0] // c.rps]
+                follow = hand & self.led_mask
                 if follow:
                     return follow
             elif self.trick_index == 0 and c.lead_lowest_club:
@@ -396,20 +472,19 @@ class Deal:
         self.hands[seat] ^= bit
         self.played_by[seat] |= bit
         trick = self.trick
+        trick.append(card)
         if bit & c.breaks:
             self.hearts_broken = True
-        if trick:
-            led_mask = c.suit_masks[trick[0] // c.rps]
-            if not bit & led_mask:
-                self.voids[seat] |= 1 << (trick[0] // c.rps)
-            trick.append(card)
-            self.trick_mask |= bit
-            if len(trick) < 4:
-                self.current = (seat + 1) & 3
-                return
-        else:
-            trick.append(card)
+        if len(trick) == 1:
+            self.led_mask = c.suit_mask_of[card]
             self.trick_mask = bit
+            self.current = (seat + 1) & 3
+            return
+        led_mask = self.led_mask
+        if not bit & led_mask:
+            self.voids[seat] |= 1 << (trick[0] // c.rps)
+        self.trick_mask |= bit
+        if len(trick) < 4:
             self.current = (seat + 1) & 3
             return
         winner = (self.leader + trick.index((self.trick_mask & led_mask).bit_length() - 1)) & 3
@@ -418,7 +493,7 @@ class Deal:
         self.trick_winners.append(winner)
         self.trick_index += 1
         self.trick = []
-        self.trick_mask = 0
+        self.trick_mask = self.led_mask = 0
         self.leader = self.current = winner
         if self.trick_index == c.hand_size:
             self._finish()
@@ -442,6 +517,9 @@ class Deal:
         if seat < 3:
             self.current = seat + 1
             return
+        self._exchange_passes()
+
+    def _exchange_passes(self) -> None:
         d = self.pass_direction
         hands = self.hands
         for s in range(4):
@@ -453,7 +531,8 @@ class Deal:
     def _start_play(self) -> None:
         self._phase = _PLAY
         if self._c.lead_lowest_club:
-            first = next(s for s in range(4) if self.hands[s] & 1)
+            hands = self.hands
+            first = 0 if hands[0] & 1 else 1 if hands[1] & 1 else 2 if hands[2] & 1 else 3
         else:
             first = (self.dealer + 1) & 3
         self.current = self.leader = first

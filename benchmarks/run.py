@@ -1,0 +1,152 @@
+"""hearts-env speed benchmarks, each printed beside a reference measured in the same run.
+
+Run with ``make bench`` (or ``python benchmarks/run.py [--seconds S] [--only NAME]``). These
+machines are shared and noisy, so every figure is reported as a ratio to a reference
+measured in the same process, alternating the two several times and keeping each one's best
+round.
+
+References: OpenSpiel's C++ hearts driven from a Python loop (``pyspiel``) and PettingZoo's
+classic ``texas_holdem_v4`` through ``env()``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from hearts_env.engine import Deal
+from hearts_env.rules import make_rules
+
+
+def best_rate(fn: Callable[[], int], seconds: float) -> float:
+    """Units per second of ``fn`` (which returns how many units it did), best of short rounds."""
+    best = 0.0
+    deadline = time.perf_counter() + seconds
+    while True:
+        t0 = time.perf_counter()
+        units = fn()
+        dt = time.perf_counter() - t0
+        best = max(best, units / dt)
+        if time.perf_counter() > deadline:
+            return best
+
+
+def compare(name: str, ours: Callable[[], int], reference: Callable[[], int], unit: str, ref_name: str,
+            seconds: float, rounds: int = 3) -> dict[str, float]:
+    a = b = 0.0
+    for _ in range(rounds):  # alternate so both see the same machine load
+        a = max(a, best_rate(ours, seconds / rounds))
+        b = max(b, best_rate(reference, seconds / rounds))
+    print(f"{name:<44} {a:>12,.0f} {unit}   {ref_name:<30} {b:>10,.0f} {unit}   ratio {a / b:5.2f}x")
+    return {"ours": a, "reference": b, "ratio": a / b}
+
+
+# --- engine -------------------------------------------------------------------------------
+def engine_step_api(deals: int = 200) -> Callable[[], int]:
+    """Random legal play through the public step API: legal_mask() + apply()."""
+    rules = make_rules("openspiel")
+    rng = np.random.default_rng(0)
+    bits = random.Random(0).getrandbits
+
+    def run() -> int:
+        for _ in range(deals):
+            deal = Deal.random(rules, rng)
+            while not deal.is_over:
+                m = deal.legal_mask()
+                k = bits(32) * m.bit_count() >> 32
+                while k:
+                    m &= m - 1
+                    k -= 1
+                deal.apply((m & -m).bit_length() - 1)
+        return deals
+
+    return run
+
+
+def engine_playout(deals: int = 200) -> Callable[[], int]:
+    """Random legal play with Deal.playout (the search agents' rollout path)."""
+    rules = make_rules("openspiel")
+    rng = np.random.default_rng(0)
+    prng = random.Random(0)
+
+    def run() -> int:
+        for _ in range(deals):
+            Deal.random(rules, rng).playout(prng)
+        return deals
+
+    return run
+
+
+def openspiel_python_loop(deals: int = 100) -> Callable[[], int]:
+    """OpenSpiel hearts (C++), random chance and random legal actions from a Python loop."""
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    rnd = random.Random(0)
+
+    def run() -> int:
+        for _ in range(deals):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rnd.randrange(len(legal))])
+        return deals
+
+    return run
+
+
+# --- environments -------------------------------------------------------------------------
+def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[], int]:
+    """Steps/s of a PettingZoo AEC env under random legal play (mask-sampled), resets included."""
+    env = make_env()
+    env.reset(seed=0)  # type: ignore[attr-defined]
+    rng = np.random.default_rng(0)
+
+    def run() -> int:
+        done = 0
+        while done < steps:
+            env.reset(seed=int(rng.integers(1 << 30)))  # type: ignore[attr-defined]
+            for _agent in env.agent_iter():  # type: ignore[attr-defined]
+                obs, _, term, trunc, _ = env.last()  # type: ignore[attr-defined]
+                if term or trunc:
+                    action = None
+                else:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    action = int(legal[rng.integers(len(legal))])
+                env.step(action)  # type: ignore[attr-defined]
+                done += 1
+        return done
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
+    parser.add_argument("--only", choices=["engine", "env"], help="run one group only")
+    args = parser.parse_args(argv)
+    print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
+    if args.only in (None, "engine"):
+        compare("engine: random play, step API (deals/s)", engine_step_api(), openspiel_python_loop(),
+                "/s", "OpenSpiel, Python loop", args.seconds)
+        compare("engine: random play, Deal.playout (deals/s)", engine_playout(), openspiel_python_loop(),
+                "/s", "OpenSpiel, Python loop", args.seconds)
+    if args.only in (None, "env"):
+        from pettingzoo.classic import texas_holdem_v4
+
+        from hearts_env import hearts_v0
+
+        compare("hearts_v0.env(), rich obs (steps/s)", aec_steps(lambda: hearts_v0.env(rules="openspiel")),
+                aec_steps(lambda: texas_holdem_v4.env()), "/s", "texas_holdem_v4.env()", args.seconds)
+
+
+if __name__ == "__main__":
+    main()
