@@ -96,4 +96,4 @@ def make_encoder(name: str, rules: Rules | str | None = None, dtype: str | type 
 
 def _load_builtin() -> None:
     # Imported lazily so that each encoding module can import this one.
-    from hearts_env.encoders import rich  # noqa: F401
+    from hearts_env.encoders import culhane217, dutch107, openspiel, paper, paper104, paper260, rich  # noqa: F401

@@ -51,7 +51,8 @@ from gymnasium import spaces
 
 from hearts_env.cards import DIAMONDS, SPADES
 from hearts_env.encoders import Encoder, register_encoder
-from hearts_env.encoders._bits import BitUnpacker
+from hearts_env.encoders._bits import BitBuffer
+from hearts_env.encoders._common import box
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
 
@@ -80,22 +81,20 @@ class RichEncoder(Encoder):
         q = 255.0 if self.quantized else 1.0
         self.pts_scale = q / r.penalty_total
         self.target = r.target
-        self._unpacker = BitUnpacker(self.size, self.dtype)
-        self._buffer = self._unpacker.buffer
-        self._view = memoryview(self._unpacker.wide).cast("B")
+        self._score_cache: dict[tuple[int, tuple[int, ...]], tuple[float, ...]] = {}
+        bb = BitBuffer(self.size, self.dtype)
+        self._buffer = bb.buffer
+        self._region = bb.region(0, self.size)
+        self._view = bb.bytes_view
         self._offset = self.scalar0 * self._buffer.itemsize
         self._pack = struct.Struct("<8B" if self.quantized else "<8f").pack_into
 
     def space(self) -> spaces.Box:
-        if not self.quantized:
-            return spaces.Box(low=0.0, high=1.0, shape=(self.size,), dtype=self.dtype)
-        high = np.ones(self.size, dtype=np.uint8)
-        high[self.scalar0:self.scalar0 + 8] = 255
-        return spaces.Box(low=np.zeros(self.size, dtype=np.uint8), high=high, dtype=np.uint8)
+        return box(self.size, self.dtype, range(self.scalar0, self.scalar0 + 8))
 
     def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
         # Every slot is written (bits by one table look-up, scalars by one struct.pack_into).
-        self._unpacker.unpack(self._bits(view))
+        self._region.unpack(self._bits(view))
         self._pack(self._view, self._offset, *self._scalars(view))
         if out is not None:
             out[:] = self._buffer
@@ -142,24 +141,41 @@ class RichEncoder(Encoder):
             flags |= 1 << (40 + ((view.current - seat) & 3))
         return bits | flags << 11 * n
 
-    def _scalars(self, view: SeatView) -> list[float]:
-        """The 8 non-binary slots at 11N+16 .. 11N+23, in order."""
+    def _scalars(self, view: SeatView) -> tuple[float, ...]:
+        """The 8 non-binary slots at 11N+16 .. 11N+23, in order (no comprehensions: hot path)."""
         seat = view.seat
-        order = (seat, (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3)
+        s1, s2, s3 = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
         pt = view.points_taken
+        p0, p1, p2, p3 = pt[seat], pt[s1], pt[s2], pt[s3]
         jd = self.jd_bit
-        if jd:  # points_taken includes the J♦ bonus: take it back out
-            taken = view.taken
-            pts = [pt[s] + (self.jd_points if taken[s] & jd else 0) for s in order]
-        else:
-            pts = [pt[s] for s in order]
-        gs = view.game_scores
-        t = self.target
-        scores = [0 if g <= 0 else (1 if g >= t else g / t) for g in (gs[s] for s in order)]
+        if jd:  # points_taken includes the J♦ bonus: add it back
+            taken, b = view.taken, self.jd_points
+            if taken[seat] & jd:
+                p0 += b
+            elif taken[s1] & jd:
+                p1 += b
+            elif taken[s2] & jd:
+                p2 += b
+            elif taken[s3] & jd:
+                p3 += b
+        key = (seat, view.game_scores)
+        scores = self._score_cache.get(key)
+        if scores is None:
+            scores = self._score_values(key)
         ps = self.pts_scale
         if self.quantized:
-            return [round(p * ps) for p in pts] + [round(x * 255) for x in scores]
-        return [p * ps for p in pts] + scores
+            return (round(p0 * ps), round(p1 * ps), round(p2 * ps), round(p3 * ps), *scores)
+        return (p0 * ps, p1 * ps, p2 * ps, p3 * ps, *scores)
+
+    def _score_values(self, key: tuple[int, tuple[int, ...]]) -> tuple[float, ...]:
+        seat, gs = key
+        t = self.target
+        values = [0.0 if g <= 0 else (1.0 if g >= t else g / t) for g in (gs[(seat + r) & 3] for r in range(4))]
+        out = tuple(round(255 * x) for x in values) if self.quantized else tuple(values)
+        if len(self._score_cache) > 64:
+            self._score_cache.clear()
+        self._score_cache[key] = out
+        return out
 
 
 register_encoder("rich", RichEncoder)
