@@ -439,8 +439,7 @@ class Deal:
 
     def points_taken(self, seat: int) -> int:
         """Points of the cards ``seat`` has taken so far, J♦ bonus included (no moon, no trick bonus)."""
-        bonus = self.rules.jd_bonus_points if self.rules.jd_bonus and self.taken[seat] & self._c.jd_bit else 0
-        return self.penalty_points(seat) - bonus
+        return _mask_points(self.rules, self._c, self.taken[seat])
 
     def moon_possible(self) -> bool:
         """True while one seat could still take every penalty card."""
@@ -669,6 +668,11 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def mask_points(rules: Rules, mask: int) -> int:
+    """Points of a set of cards under ``rules`` (penalties minus the J♦ bonus; no moon, no trick bonus)."""
+    return _mask_points(rules, _constants(rules), mask)
 
 
 def _mask_points(rules: Rules, c: _Constants, mask: int) -> int:

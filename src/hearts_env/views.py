@@ -14,15 +14,20 @@ A view is a snapshot: it copies ints and tuples and keeps no reference to the de
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from hearts_env.engine import Deal, Phase
+from hearts_env.engine import Deal, Phase, mask_points
 from hearts_env.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
 class SeatView:
-    """One seat's knowledge of a deal (see the module docstring)."""
+    """One seat's knowledge of a deal (see the module docstring). Read-only by convention.
+
+    Built for every observation, so construction copies only ints and small tuples; the
+    derived facts below are computed on demand.
+    """
+
+    __slots__ = ("rules", "seat", "phase", "pass_direction", "hand", "dealt", "passed", "received", "current",
+                 "legal", "leader", "trick", "trick_index", "played_by", "taken", "tricks_won", "voids",
+                 "hearts_broken", "trick_winners", "plays", "game_scores", "dealer", "final_points", "moon_shooter")
 
     rules: Rules
     seat: int
@@ -46,7 +51,6 @@ class SeatView:
     trick_index: int
     played_by: tuple[int, int, int, int]
     taken: tuple[int, int, int, int]
-    points_taken: tuple[int, int, int, int]
     tricks_won: tuple[int, int, int, int]
     voids: tuple[int, int, int, int]
     """Per seat, a 4-bit mask of suits (bit = suit index) the seat has shown it lacks."""
@@ -54,42 +58,56 @@ class SeatView:
     trick_winners: tuple[int, ...]
     plays: tuple[int, ...]
     """Every card played this deal, in order (passes excluded)."""
-    game_scores: tuple[int, int, int, int]
+    game_scores: tuple[int, ...]
     dealer: int
+    final_points: tuple[int, ...] | None
+    """The deal's points (moon and bonuses applied) once it is over, else None."""
+    moon_shooter: int | None
 
     @classmethod
     def of(cls, deal: Deal, seat: int, game_scores: tuple[int, ...] | None = None) -> SeatView:
         """The view ``seat`` has of ``deal``. ``game_scores`` defaults to the deal's own."""
         if seat not in (0, 1, 2, 3):
             raise ValueError(f"seat must be 0..3, got {seat!r}")
+        v = cls.__new__(cls)
         phase = deal.phase
         passing = phase == Phase.PASS
-        n_passes = 4 * deal.rules.pass_count if deal.pass_direction else 0
-        return cls(
-            rules=deal.rules,
-            seat=seat,
-            phase=phase,
-            pass_direction=deal.pass_direction,
-            hand=deal.hands[seat],
-            dealt=deal.dealt[seat],
-            passed=deal.passed[seat],
-            received=0 if passing else deal.received(seat),
-            current=deal.current if phase != Phase.DONE else -1,
-            legal=deal.legal_mask() if phase != Phase.DONE and deal.current == seat else 0,
-            leader=deal.leader,
-            trick=tuple(deal.trick),
-            trick_index=deal.trick_index,
-            played_by=tuple(deal.played_by),  # type: ignore[arg-type]
-            taken=tuple(deal.taken),  # type: ignore[arg-type]
-            points_taken=tuple(deal.points_taken(s) for s in range(4)),  # type: ignore[arg-type]
-            tricks_won=tuple(deal.tricks_won),  # type: ignore[arg-type]
-            voids=tuple(deal.voids),  # type: ignore[arg-type]
-            hearts_broken=deal.hearts_broken,
-            trick_winners=tuple(deal.trick_winners),
-            plays=tuple(deal.history[n_passes:]) if not passing else (),
-            game_scores=tuple(game_scores if game_scores is not None else deal.game_scores),  # type: ignore[arg-type]
-            dealer=deal.dealer,
-        )
+        over = phase == Phase.DONE
+        v.rules = deal.rules
+        v.seat = seat
+        v.phase = phase
+        v.pass_direction = deal.pass_direction
+        v.hand = deal.hands[seat]
+        v.dealt = deal.dealt[seat]
+        v.passed = deal.passed[seat]
+        v.received = 0 if passing else deal.received(seat)
+        v.current = -1 if over else deal.current
+        v.legal = deal.legal_mask() if not over and deal.current == seat else 0
+        v.leader = deal.leader
+        v.trick = tuple(deal.trick)
+        v.trick_index = deal.trick_index
+        v.played_by = tuple(deal.played_by)  # type: ignore[assignment]
+        v.taken = tuple(deal.taken)  # type: ignore[assignment]
+        v.tricks_won = tuple(deal.tricks_won)  # type: ignore[assignment]
+        v.voids = tuple(deal.voids)  # type: ignore[assignment]
+        v.hearts_broken = deal.hearts_broken
+        v.trick_winners = tuple(deal.trick_winners)
+        v.plays = () if passing else tuple(deal.history[4 * deal.rules.pass_count if deal.pass_direction else 0:])
+        v.game_scores = tuple(game_scores) if game_scores is not None else deal.game_scores
+        v.dealer = deal.dealer
+        v.final_points = tuple(deal.points) if over else None  # type: ignore[arg-type]
+        v.moon_shooter = deal.moon_shooter
+        return v
+
+    def __repr__(self) -> str:
+        return (f"SeatView(seat={self.seat}, phase={self.phase.name}, trick_index={self.trick_index}, "
+                f"current={self.current})")
+
+    @property
+    def points_taken(self) -> tuple[int, int, int, int]:
+        """Points of the cards each seat has taken so far, J♦ bonus included (no moon, no trick bonus)."""
+        rules = self.rules
+        return tuple(mask_points(rules, taken) for taken in self.taken)  # type: ignore[return-value]
 
     # Derived knowledge ----------------------------------------------------------------------
     @property
