@@ -103,6 +103,62 @@ def openspiel_python_loop(deals: int = 100) -> Callable[[], int]:
     return run
 
 
+# --- encoders ------------------------------------------------------------------------------
+def encoder_costs(seconds: float) -> None:
+    """Cost of each encoding per call, beside the cost of the engine step it follows (same run)."""
+    from hearts_env.encoders import EncoderError, encoder_names, make_encoder
+    from hearts_env.views import SeatView
+
+    for preset in ("standard", "dutch"):
+        rules = make_rules(preset)
+        deals, views = [], []
+        for seed in range(30):
+            deal = Deal.random(rules, seed, pass_direction="left" if rules.has_passing else None)
+            start = deal.clone()
+            deal.playout(seed)
+            deals.append((start, deal.history))
+            replay = start.clone()
+            for card in deal.history:
+                views.append(SeatView.of(replay, replay.current))
+                replay.apply(card)
+        steps = sum(len(h) for _, h in deals)
+
+        def step_run(deals=deals, steps=steps) -> int:
+            for start, history in deals:
+                d = start.clone()
+                for card in history:
+                    d.legal_mask()
+                    d.apply(card)
+            return steps
+
+        def view_run(deals=deals, steps=steps) -> int:
+            for start, history in deals:
+                d = start.clone()
+                for card in history:
+                    SeatView.of(d, d.current)
+                    d.apply(card)
+            return steps
+
+        step_us = 1e6 / best_rate(step_run, seconds / 4)
+        view_us = 1e6 / best_rate(view_run, seconds / 4) - step_us
+        print(f"[{preset}] engine step (legal_mask + apply): {step_us:.2f} us;  SeatView.of: {view_us:.2f} us")
+        for name in encoder_names():
+            for dtype in ("float32", "uint8"):
+                try:
+                    enc = make_encoder(name, rules, dtype)
+                except EncoderError:
+                    continue
+
+                def enc_run(enc=enc, views=views) -> int:
+                    for v in views:
+                        enc.encode(v)
+                    return len(views)
+
+                us = 1e6 / best_rate(enc_run, seconds / 8)
+                print(f"    encoder {name:<11} {dtype:<8} size {enc.size:>5}: {us:6.2f} us/encode"
+                      f" = {us / step_us:5.2f}x the step")
+
+
 # --- environments -------------------------------------------------------------------------
 def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[], int]:
     """Steps/s of a PettingZoo AEC env under random legal play (mask-sampled), resets included."""
@@ -131,7 +187,7 @@ def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[],
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "env"], help="run one group only")
+    parser.add_argument("--only", choices=["engine", "encoders", "env"], help="run one group only")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
     if args.only in (None, "engine"):
@@ -139,6 +195,8 @@ def main(argv: list[str] | None = None) -> None:
                 "/s", "OpenSpiel, Python loop", args.seconds)
         compare("engine: random play, Deal.playout (deals/s)", engine_playout(), openspiel_python_loop(),
                 "/s", "OpenSpiel, Python loop", args.seconds)
+    if args.only in (None, "encoders"):
+        encoder_costs(args.seconds)
     if args.only in (None, "env"):
         from pettingzoo.classic import texas_holdem_v4
 
