@@ -26,7 +26,11 @@ test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src tests
 
-bench: $(VENV)/.test
+$(VENV)/.bench: $(VENV)/.created pyproject.toml
+	$(PIP) -e ".[bench]"
+	touch $@ $(VENV)/.core
+
+bench: $(VENV)/.bench
 	$(PY) benchmarks/run.py
 
 lint: $(VENV)/.test

@@ -5,6 +5,7 @@ Layers, each importing only the ones before it: :mod:`~hearts_env.cards` →
 :mod:`~hearts_env.views` → :mod:`~hearts_env.encoders` → :mod:`~hearts_env.hearts_v0`.
 """
 
+from hearts_env import hearts_v0  # registers "hearts_env/hearts-v0" with PettingZoo
 from hearts_env.engine import Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
@@ -12,4 +13,4 @@ from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
 __version__ = "0.1.0"
 
 __all__ = ["PRESETS", "Deal", "DealError", "IllegalActionError", "Match", "Phase", "Rules", "RulesError",
-           "__version__", "make_rules"]
+           "__version__", "hearts_v0", "make_rules"]

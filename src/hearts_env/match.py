@@ -6,8 +6,8 @@ cumulative scores, and the winners (lowest score wins; ties are shared).
 >>> from hearts_env.match import Match
 >>> m = Match("standard(target=30)", seed=3)
 >>> while not m.is_over:
-...     m.deal.playout(0)
-...     m.next_deal()
+...     _ = m.deal.playout(0)
+...     _ = m.next_deal()
 >>> max(m.scores) >= 30
 True
 """

@@ -1,0 +1,540 @@
+"""
+# Hearts
+
+Four-player trick-taking Hearts as a PettingZoo AEC environment, with every rule variant of
+:mod:`hearts_env.rules` (standard, OpenSpiel, Sturtevant, Dutch, and any combination of options).
+
+| Creation           | `hearts_v0.env()` or `pettingzoo.make("aec", "hearts_env/hearts-v0")` |
+|--------------------|-----------------------------------------------------------------------|
+| Actions            | Discrete                                                              |
+| Parallel API       | No                                                                    |
+| Manual Control     | No                                                                    |
+| Agents             | `agents= ['player_0', 'player_1', 'player_2', 'player_3']`            |
+| Agents             | 4                                                                     |
+| Action Shape       | Discrete(52) (Discrete(32) with the Dutch deck)                       |
+| Action Values      | card id: 2♣=0 … A♣=12, 2♦=13 … A♦=25, 2♥=26 … A♥=38, 2♠=39 … A♠=51   |
+| Observation Shape  | `{"observation": (620,), "action_mask": (52,)}` with the default `"rich"` encoding |
+| Observation Values | [0, 1] (float32); see docs/observations.md per encoding               |
+
+## Usage
+
+```python
+from hearts_env import hearts_v0
+
+env = hearts_v0.env(rules="standard", render_mode="ansi")
+env.reset(seed=7)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+```
+
+## Arguments
+
+```python
+hearts_v0.env(rules="standard", observation="rich", dtype="float32", reward="points",
+              auto_play_forced=False, illegal_action="terminate", render_mode=None, **rule_overrides)
+```
+
+`rules`: a preset name (`"standard"`, `"openspiel"`, `"sturtevant"`, `"dutch"`), a spec string such as
+`"standard(jd_bonus=true, target=50)"`, or a `hearts_env.rules.Rules` object. `**rule_overrides`
+change single options (`hearts_v0.env(rules="openspiel", pass_count=2)`). See docs/rules.md.
+
+`observation`: the name of a registered encoding (`hearts_env.encoders.encoder_names()`) or an
+`Encoder` instance. An encoding that cannot represent the rules raises `EncoderError`.
+
+`dtype`: `"float32"` or `"uint8"` for the observation vector.
+
+`reward`: `"points"`, `"openspiel"`, `"zero_sum"`, `"dense"`, `"win"` or `"rank"` (see Rewards).
+
+`auto_play_forced`: when the seat to act has exactly one legal card, the environment plays it and
+the agent iteration skips that turn (see Auto-play).
+
+`illegal_action`: what the raw environment does with an illegal action: `"terminate"` (the
+PettingZoo convention: the offender gets −1, the others 0, and the episode ends) or `"raise"`
+(raise `hearts_env.engine.IllegalActionError` naming the broken rule and the legal cards, leaving the
+environment unchanged). `env()` always puts PettingZoo's `TerminateIllegalWrapper(illegal_reward=-1)`
+in front, so with `env()` an illegal action terminates; use `raw_env(illegal_action="raise")` to debug.
+
+`render_mode`: `None`, `"ansi"` (`render()` returns the text) or `"human"` (prints it).
+
+## Episodes
+
+Agent `player_i` is seat `i`; seats play in order 0 → 1 → 2 → 3 and the 2♣ holder (or the seat left
+of the dealer, by the rules) leads. An episode is one deal when `rules.game == "deal"` (the
+`openspiel` and `sturtevant` presets) and a whole game to `rules.target` points when
+`rules.game == "match"` (`standard`, `dutch`): between deals the next deal starts inside `step()`
+and the agent iteration simply continues with the new deal's first seat. All agents terminate
+together when the episode ends; nothing truncates.
+
+**Passing** uses the same action space as play: each seat in order 0, 1, 2, 3 takes `pass_count`
+single-card steps (the card ids it passes). Cards received stay invisible to every observation until
+the last pass has been chosen.
+
+## Observation Space
+
+A dict: `"observation"` is the encoder's vector for the observing seat (default `"rich"`, 620 floats
+for 52 cards, 400 for 32; every layout is in docs/observations.md), `"action_mask"` is an `int8` vector
+over card ids with 1 for each legal card of the seat to act, all zeros for the other seats.
+`observe(agent)` builds one observation on demand, as a fresh array.
+
+## Action Space
+
+`Discrete(N)`, `N` the deck size, for both phases: the action is a card id (`hearts_env.cards`:
+`card_id("QS") == 49`). During passing it is a card to pass, during play the card to play.
+
+## Rewards
+
+Rewards reach each seat the moment they are earned and accumulate in `_cumulative_rewards`, so
+`last()` returns everything earned since the agent last acted.
+
+| `reward=`   | when                    | value for seat `s`                                                       |
+|-------------|-------------------------|--------------------------------------------------------------------------|
+| `points`    | end of each deal        | `−points[s]` of the deal (default)                                       |
+| `openspiel` | end of each deal        | `penalty_total − points[s]` (26 − points standard, 15 − points Dutch)    |
+| `zero_sum`  | end of each deal        | `mean(points) − points[s]`                                               |
+| `dense`     | each trick, deal end    | −(trick's points) to its winner; the rest at deal end (sum: `−points[s]`) |
+| `win`       | end of the episode      | `1 / len(winners)` to each winner (lowest final score), else 0           |
+| `rank`      | end of the episode      | `1 − 2·r/3`, `r` = 0-based rank by final score, ties averaged: 1, ⅓, −⅓, −1 |
+
+`points` are the deal's final points with moon and bonuses applied (`Deal.points`). For a game
+episode, `points` rewards sum to `−(final game score)`. For a one-deal episode, `win`/`rank` use
+the deal's points.
+
+## Info
+
+Every agent's info holds `action_mask` (int8, zeros unless it is to act), `phase` (`"pass"`,
+`"play"` or `"done"`), `deal_index` (0-based), `scores` (game scores of the finished deals),
+`deal_points` and `moon_shooter` of the last finished deal (`None` before one finishes), and, when
+the episode is over, `winners` (seats with the lowest score).
+
+## Auto-play
+
+With `auto_play_forced=True` every forced move (exactly one legal card: the 2♣ lead, the whole last
+trick, …) is played inside the `step()` that makes it forced (or inside `reset()`), so the agent
+iteration never stops at a seat with a single choice. A skipped seat's rewards are not lost: they
+accumulate in its `_cumulative_rewards` and reach it through `last()` at its next turn or when the
+episode ends.
+
+## Starting from given deals
+
+`reset(options={"deals": [deal, ...]})` plays copies of the given `hearts_env.engine.Deal` objects
+(same rules, not finished) first, then shuffled deals; `reset(options={"hands": [h0, h1, h2, h3],
+"pass_direction": "left", "dealer": 3})` builds one deal with `Deal.from_hands`;
+`options={"scores": [s0, s1, s2, s3]}` starts the game from given scores. Unknown keys are ignored
+with a warning.
+
+## Seeding and pickling
+
+`reset(seed=s)` seeds one `numpy.random.Generator` that drives every shuffle and every random pass
+direction (`seed=0` is a seed like any other); `reset()` without a seed continues that generator. An
+environment pickles at any point and the copy continues identically.
+
+## Rendering
+
+`render()` draws a **god view** (every hand, passes, the current and last trick, points taken,
+game scores) with suit symbols ♣♦♥♠; the text comes from :mod:`hearts_env.render`.
+
+## Version History
+
+* v0: Initial release.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from hearts_env.encoders import Encoder, make_encoder
+from hearts_env.engine import Deal, IllegalActionError
+from hearts_env.match import Match
+from hearts_env.render import render_deal
+from hearts_env.rules import Rules, make_rules
+from hearts_env.views import SeatView
+
+__all__ = ["ENV_ID", "REWARD_SCHEMES", "env", "raw_env"]
+
+ENV_ID = "hearts_env/hearts-v0"
+"""The id under which :func:`env` is registered with PettingZoo (1.27+)."""
+
+REWARD_SCHEMES: dict[str, str] = {
+    "points": "−points of each deal, at the deal's end",
+    "openspiel": "penalty_total − points of each deal (OpenSpiel's returns), at the deal's end",
+    "zero_sum": "mean of the deal's points − own points, at the deal's end",
+    "dense": "−points of each trick to its winner; moon and bonus adjustments at the deal's end",
+    "win": "1/len(winners) to each winner at the episode's end, 0 otherwise",
+    "rank": "1 − 2·rank/3 at the episode's end (1, 1/3, −1/3, −1; ties averaged)",
+}
+ILLEGAL_ACTION_MODES = ("terminate", "raise")
+_OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The Hearts AEC environment with PettingZoo's standard wrappers (see the module docstring)."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv):
+    """Hearts without wrappers. Arguments and behaviour: see the module docstring."""
+
+    metadata = {  # noqa: RUF012 (PettingZoo convention)
+        "name": "hearts_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, rules: str | Rules | None = "standard", observation: str | Encoder = "rich",
+                 dtype: str = "float32", reward: str = "points", auto_play_forced: bool = False,
+                 illegal_action: str = "terminate", render_mode: str | None = None, **rule_overrides: Any):
+        super().__init__()
+        self.rules: Rules = make_rules(rules, **rule_overrides)
+        if reward not in REWARD_SCHEMES:
+            raise ValueError(f"unknown reward scheme {reward!r}; valid names: {', '.join(REWARD_SCHEMES)}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: "
+                             f"{', '.join(ILLEGAL_ACTION_MODES)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not supported; valid values: None, "
+                             f"{', '.join(self.metadata['render_modes'])}")
+        if isinstance(observation, Encoder):
+            if observation.rules != self.rules:
+                raise ValueError("the Encoder instance was built for other rules than the environment's")
+            self.encoder = observation
+            self._encoder_spec: tuple[Any, str] = (type(observation), np.dtype(observation.dtype).name)
+        else:
+            self.encoder = make_encoder(observation, self.rules, dtype)
+            self._encoder_spec = (observation, dtype)
+        self.reward_scheme = reward
+        self.auto_play_forced = bool(auto_play_forced)
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+
+        n = self.rules.deck_obj.size
+        self._n = n
+        self.possible_agents = [f"player_{i}" for i in range(4)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": self.encoder.space(),
+                            "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8)})
+            for a in self.possible_agents
+        }
+        self._mask_format = f"0{n}b"
+        self._zero_mask = np.zeros(n, dtype=np.int8)
+        self._zero_mask.flags.writeable = False
+        self._rng: np.random.Generator | None = None
+        self._match: Match | None = None
+
+    # Spaces ---------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    # Public read-only state (god view: do not hand it to agents) ------------------------------
+    @property
+    def match(self) -> Match:
+        """The :class:`~hearts_env.match.Match` being played (scores, deal history)."""
+        if self._match is None:
+            raise AttributeError("call reset() first")
+        return self._match
+
+    @property
+    def deal(self) -> Deal:
+        """The current (or, once the episode is over, the last) :class:`~hearts_env.engine.Deal`."""
+        return self.match.deal
+
+    # Reset ----------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        options = dict(options or {})
+        unknown = [k for k in options if k not in _OPTION_KEYS]
+        if unknown:
+            warnings.warn(f"hearts_v0.reset ignores unknown option(s) {', '.join(map(repr, unknown))}; "
+                          f"known options: {', '.join(_OPTION_KEYS)}", stacklevel=2)
+        deals = self._explicit_deals(options)
+        match = Match(self.rules, seed=self._rng, deals=deals)
+        if options.get("scores") is not None:
+            scores = [int(x) for x in options["scores"]]
+            if len(scores) != 4:
+                raise ValueError(f"options['scores'] needs 4 game scores, got {options['scores']!r}")
+            match.scores = scores
+        match.deal.game_scores = tuple(match.scores)
+        self._match = match
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._game_over = False
+        self._winners: list[int] | None = None
+        self._dense_paid = [0, 0, 0, 0]
+        self._scores = tuple(match.scores)
+        self._last_points: tuple[int, ...] | None = None
+        self._last_moon: int | None = None
+        self._last_seat = 3
+        self._skip_agent_selection = None
+        if self.auto_play_forced:
+            self._auto_play()
+            self._accumulate_rewards()
+        self._update()
+
+    def _explicit_deals(self, options: dict[str, Any]) -> list[Deal] | None:
+        deals = options.get("deals")
+        hands = options.get("hands")
+        if deals is not None and hands is not None:
+            raise ValueError("give either options['deals'] or options['hands'], not both")
+        if hands is None and (options.get("pass_direction") is not None or options.get("dealer") is not None):
+            raise ValueError("options['pass_direction'] and options['dealer'] only apply with options['hands']")
+        if hands is not None:
+            direction = options.get("pass_direction")
+            if direction is None:
+                schedule = self.rules.pass_schedule
+                direction = schedule[0] if schedule is not None else int(self._rng.integers(4))  # type: ignore[union-attr]
+            return [Deal.from_hands(self.rules, hands, pass_direction=direction, dealer=options.get("dealer", 3))]
+        if deals is None:
+            return None
+        if isinstance(deals, Deal):
+            deals = [deals]
+        out = []
+        for i, deal in enumerate(deals):
+            if not isinstance(deal, Deal):
+                raise TypeError(f"options['deals'][{i}] is not a hearts_env.engine.Deal: {deal!r}")
+            if deal.rules != self.rules:
+                raise ValueError(f"options['deals'][{i}] was made under other rules ({deal.rules.spec()}) than "
+                                 f"the environment's ({self.rules.spec()})")
+            if deal.is_over:
+                raise ValueError(f"options['deals'][{i}] is already finished")
+            out.append(deal.clone())
+        return out
+
+    # Step -----------------------------------------------------------------------------------
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        deal = self._match.deal  # type: ignore[union-attr]
+        legal = deal.legal_mask()
+        card = action if type(action) is int else _as_int(action)
+        if card is None or card < 0 or not legal >> card & 1:
+            if self.illegal_action == "raise":
+                deal.apply(action)  # raises IllegalActionError naming the rule and the legal cards
+                raise IllegalActionError(f"{action!r} is not a legal action", seat=deal.current, card=action,
+                                         rule="not a card", legal=deal.legal_cards())
+            self._terminate_illegal(agent)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0.0
+        self._last_seat = deal.current
+        self._play(card)
+        if self.auto_play_forced and not self._game_over:
+            self._auto_play()
+        self._accumulate_rewards()
+        self._update()
+
+    def _play(self, card: int) -> None:
+        """Apply one legal card and book every reward it causes into ``self.rewards``."""
+        match = self._match
+        deal = match.deal  # type: ignore[union-attr]
+        tricks = deal.trick_index
+        deal.apply(card)
+        if self.reward_scheme == "dense" and deal.trick_index != tricks:
+            winner = deal.trick_winners[-1]
+            r = -deal.points_taken(winner) - self._dense_paid[winner]
+            if r:
+                self._dense_paid[winner] += r
+                self.rewards[self.possible_agents[winner]] += r
+        if deal.is_over:
+            self._end_deal()
+
+    def _end_deal(self) -> None:
+        match = self._match
+        deal = match.deal  # type: ignore[union-attr]
+        points = deal.points
+        scheme = self.reward_scheme
+        rewards = self.rewards
+        agents = self.possible_agents
+        if scheme == "points":
+            for s in range(4):
+                rewards[agents[s]] -= points[s]
+        elif scheme == "openspiel":
+            total = self.rules.penalty_total
+            for s in range(4):
+                rewards[agents[s]] += total - points[s]
+        elif scheme == "zero_sum":
+            mean = sum(points) / 4
+            for s in range(4):
+                rewards[agents[s]] += mean - points[s]
+        elif scheme == "dense":
+            paid = self._dense_paid
+            for s in range(4):
+                rewards[agents[s]] += -points[s] - paid[s]
+        self._last_points = tuple(points)
+        self._last_moon = deal.moon_shooter
+        self._dense_paid = [0, 0, 0, 0]
+        if match.is_over:  # type: ignore[union-attr]
+            self._winners = match.winners()  # type: ignore[union-attr]
+            match.next_deal()  # type: ignore[union-attr]  # books the last deal's points
+            if scheme in ("win", "rank"):
+                for s, value in enumerate(_final_rewards(scheme, match.scores)):  # type: ignore[union-attr]
+                    rewards[agents[s]] += value
+            self._game_over = True
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            match.next_deal()  # type: ignore[union-attr]
+            match.deal.game_scores = tuple(match.scores)  # type: ignore[union-attr]
+        self._scores = tuple(match.scores)  # type: ignore[union-attr]
+
+    def _auto_play(self) -> None:
+        match = self._match
+        while not self._game_over:
+            legal = match.deal.legal_mask()  # type: ignore[union-attr]
+            if legal & (legal - 1) or not legal:
+                return
+            self._last_seat = match.deal.current  # type: ignore[union-attr]
+            self._play(legal.bit_length() - 1)
+
+    def _terminate_illegal(self, agent: str) -> None:
+        """PettingZoo's TerminateIllegalWrapper convention, inside the raw environment."""
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = -1.0
+        self._accumulate_rewards()
+        self._game_over = True
+        self.infos = {a: {**info, "action_mask": self._zero_mask} for a, info in self.infos.items()}
+        self.infos[agent]["illegal_action"] = True
+        self._deads_step_first()
+
+    def _update(self) -> None:
+        """Set agent_selection and rebuild the infos after a reset or a step."""
+        match = self._match
+        deal = match.deal  # type: ignore[union-attr]
+        base: dict[str, Any] = {
+            "phase": "done" if self._game_over else "play" if deal.passes_complete() else "pass",
+            "deal_index": match.deal_index,  # type: ignore[union-attr]
+            "scores": self._scores,
+            "deal_points": self._last_points,
+            "moon_shooter": self._last_moon,
+            "action_mask": self._zero_mask,
+        }
+        agents = self.possible_agents
+        if self._game_over:
+            base["winners"] = self._winners
+            self.infos = {a: base.copy() for a in self.agents}
+            self.agent_selection = agents[(self._last_seat + 1) & 3]
+            return
+        infos = self.infos = {a: base.copy() for a in agents}
+        acting = agents[deal.current]
+        mask = np.frombuffer(bytearray(format(deal.legal_mask(), self._mask_format)[::-1].encode()
+                                       .translate(_BIT_TO_BYTE)), dtype=np.int8)
+        infos[acting]["action_mask"] = mask
+        self.agent_selection = acting
+
+    # Observe --------------------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of[agent]
+        deal = self._match.deal  # type: ignore[union-attr]
+        obs = self.encoder.encode(SeatView.of(deal, seat)).copy()
+        info = self.infos.get(agent)
+        mask = info["action_mask"] if info is not None else self._zero_mask
+        return {"observation": obs, "action_mask": mask.copy()}
+
+    # Render ---------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render() without specifying a render_mode "
+                                  "(hearts_v0.env(render_mode='ansi') or 'human').")
+            return None
+        if self._match is None:
+            raise RuntimeError("call reset() before render()")
+        match = self._match
+        deal = match.deal
+        scores = deal.game_scores
+        text = render_deal(deal, scores, deal_index=match.deal_index)
+        if self._game_over and self._winners is not None:
+            names = ", ".join(self.possible_agents[s] for s in self._winners)
+            text += f"\ngame over: final scores {list(match.scores)}; winner(s): {names}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # Pickling: encoders hold buffers and views that do not pickle; rebuild the encoder instead.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["encoder"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        factory, dtype = self._encoder_spec
+        if isinstance(factory, str):
+            self.encoder = make_encoder(factory, self.rules, dtype)
+        else:
+            self.encoder = factory(self.rules, dtype)
+
+
+_BIT_TO_BYTE = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _as_int(action: Any) -> int | None:
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
+    return None
+
+
+def _final_rewards(scheme: str, scores: Sequence[int]) -> list[float]:
+    """``win`` / ``rank`` rewards from final game scores (lower is better; ties shared)."""
+    low = min(scores)
+    if scheme == "win":
+        winners = [s for s in range(4) if scores[s] == low]
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(4)]
+    out = []
+    for s in range(4):
+        better = sum(1 for t in range(4) if scores[t] < scores[s])
+        tied = sum(1 for t in range(4) if scores[t] == scores[s])
+        mean_rank = better + (tied - 1) / 2
+        out.append(1.0 - 2.0 * mean_rank / 3.0)
+    return out
+
+
+def _register() -> None:
+    """Register :func:`env` as ``hearts_env/hearts-v0`` with PettingZoo's registry (1.27+; older
+    PettingZoo has no registry, and then this does nothing)."""
+    try:
+        import pettingzoo
+        register = pettingzoo.register
+        registry = pettingzoo.aec_registry
+    except (ImportError, AttributeError):
+        return
+    if ENV_ID not in registry:
+        register("aec", ENV_ID, entry_point="hearts_env.hearts_v0:env")
+
+
+_register()
