@@ -122,7 +122,7 @@ def card_id(name: str, deck: str | Deck = STANDARD) -> int:
 def card_name(card: int, deck: str | Deck = STANDARD, symbols: bool = False) -> str:
     """Name of an action id: ``"QS"``, or ``"Q♠"`` with ``symbols=True``."""
     d = get_deck(deck)
-    if not isinstance(card, int) or not 0 <= card < d.size:
+    if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < d.size:
         raise CardError(f"card id {card!r} is outside the {d.name} deck (0..{d.size - 1})")
     suit = card // d.ranks_per_suit
     return RANKS[d.rank_of(card)] + (SUIT_SYMBOLS if symbols else SUITS)[suit]
@@ -170,6 +170,7 @@ def format_cards(mask_or_cards: int | Iterable[int], deck: str | Deck = STANDARD
 def to_openspiel(card: int, deck: str | Deck = STANDARD) -> int:
     """OpenSpiel's hearts card id (``rank * 4 + suit``, ranks 2..A = 0..12) of an action id."""
     d = get_deck(deck)
+    card_name(card, d)  # validates the id
     return d.rank_of(card) * OPENSPIEL_NUM_SUITS + card // d.ranks_per_suit
 
 

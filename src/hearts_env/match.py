@@ -49,7 +49,9 @@ class Match:
 
     def _new_deal(self) -> Deal:
         if self._explicit:
-            return self._explicit.pop(0)
+            deal = self._explicit.pop(0)
+            deal.game_scores = tuple(self.scores)  # shooter_choice decides against the match's scores
+            return deal
         return Deal.random(self.rules, self.rng, pass_direction=self.pass_direction_for(self.deal_index),
                            dealer=self.dealer, game_scores=tuple(self.scores))
 

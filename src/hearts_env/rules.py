@@ -38,24 +38,30 @@ class RulesError(ValueError):
 class Rules:
     """Every rule option of hearts-env. Build with :func:`make_rules` or ``Rules(...)``.
 
-    Defaults are the ``standard`` preset. Instances are immutable and validated on creation.
+    Defaults are OpenSpiel's flag defaults with the standard preset's game (passing rotation, game
+    to 100); the ``standard`` preset differs only in ``qs_breaks_hearts=False``. Instances are
+    immutable and validated on creation.
     """
 
     deck: str = "standard"
     """``"standard"`` (52 cards, 2…A) or ``"dutch"`` (32 cards, 7…A)."""
     heart_points: int = 1
+    """Penalty for each heart taken."""
     queen_of_spades_points: int = 13
+    """Penalty for taking Q♠ (5 in the Dutch rules)."""
     jack_of_clubs_points: int = 0
     """Penalty for taking J♣ (2 in the Dutch rules)."""
     jd_bonus: bool = False
     """OpenSpiel's ``jd_bonus``: taking J♦ scores ``-jd_bonus_points``."""
     jd_bonus_points: int = 10
+    """Size of the J♦ bonus (OpenSpiel: 10)."""
     passing: str = "rotate"
     """``"rotate"`` (left, right, across, hold, repeating), a fixed direction (``"left"``,
     ``"right"``, ``"across"``), ``"none"``, ``"random"`` (a uniform draw over left, across,
     right and hold each deal, as OpenSpiel does), or a comma-separated schedule such as
     ``"left,right"``."""
     pass_count: int = 3
+    """Cards each seat passes when a deal has passing."""
     opening_lead: str = "lowest_club"
     """``"lowest_club"``: the holder of the deck's lowest club (2♣, or 7♣ in the Dutch deck)
     leads it to the first trick; ``"left_of_dealer"``: the seat left of the dealer leads any
@@ -67,6 +73,7 @@ class Rules:
     avoid_all_tricks_bonus: bool = False
     """A seat that took no trick scores ``-avoid_all_tricks_points`` (not on a moon deal)."""
     avoid_all_tricks_points: int = 5
+    """Size of the avoid-all-tricks bonus (OpenSpiel: 5)."""
     must_break_hearts: bool = True
     """Hearts may not be led until broken (unless the leader holds nothing else)."""
     qs_breaks_hearts: bool = True
@@ -80,6 +87,7 @@ class Rules:
     game: str = "match"
     """``"deal"``: an episode is one deal; ``"match"``: deals until a seat reaches ``target``."""
     target: int = 100
+    """With ``game="match"``: the game ends when a seat reaches this score."""
     preset: str | None = field(default=None, compare=False)
     """The preset these rules were built from, if any (informational)."""
 
@@ -156,7 +164,7 @@ class Rules:
         """A spec string that :func:`make_rules` turns back into these rules."""
         base = PRESETS.get(self.preset or "")
         name = self.preset if base is not None else "standard"
-        reference = base if base is not None else Rules()
+        reference = base if base is not None else PRESETS["standard"]
         diffs = [f"{f.name}={_format_value(getattr(self, f.name))}" for f in fields(self)
                  if f.name != "preset" and getattr(self, f.name) != getattr(reference, f.name)]
         return f"{name}({', '.join(diffs)})" if diffs else str(name)
@@ -245,7 +253,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, body = m.group(1), m.group(2)
     options: dict[str, Any] = {}
     if body and body.strip():
-        for item in body.split(","):
+        for item in re.split(r",\s*(?=[A-Za-z_]\w*\s*=)", body.strip()):
             if "=" not in item:
                 raise RulesError(f"rules spec item {item.strip()!r} is not 'option=value' (in {spec!r})")
             key, value = item.split("=", 1)
