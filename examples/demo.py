@@ -41,9 +41,6 @@ def main(argv: list[str] | None = None) -> None:
                   + (f"; player_{finished.moon_shooter} shot the moon" if finished.moon_shooter is not None else ""))
     print()
     print(env.render())
-    scores = raw.match.scores
-    winners = raw.match.winners()
-    print(f"final scores {scores}; winner(s): {', '.join(f'player_{w}' for w in winners)}")
 
 
 if __name__ == "__main__":

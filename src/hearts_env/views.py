@@ -27,7 +27,8 @@ class SeatView:
 
     __slots__ = ("rules", "seat", "phase", "pass_direction", "hand", "dealt", "passed", "received", "current",
                  "legal", "leader", "trick", "trick_index", "played_by", "taken", "tricks_won", "voids",
-                 "hearts_broken", "trick_winners", "plays", "game_scores", "dealer", "final_points", "moon_shooter")
+                 "hearts_broken", "trick_winners", "plays", "game_scores", "dealer", "final_points", "moon_shooter",
+                 "_points_taken")
 
     rules: Rules
     seat: int
@@ -97,6 +98,7 @@ class SeatView:
         v.dealer = deal.dealer
         v.final_points = tuple(deal.points) if over else None  # type: ignore[arg-type]
         v.moon_shooter = deal.moon_shooter
+        v._points_taken = None
         return v
 
     def __repr__(self) -> str:
@@ -106,8 +108,10 @@ class SeatView:
     @property
     def points_taken(self) -> tuple[int, int, int, int]:
         """Points of the cards each seat has taken so far, J♦ bonus included (no moon, no trick bonus)."""
-        rules = self.rules
-        return tuple(mask_points(rules, taken) for taken in self.taken)  # type: ignore[return-value]
+        if self._points_taken is None:
+            rules = self.rules
+            self._points_taken = tuple(mask_points(rules, taken) for taken in self.taken)
+        return self._points_taken  # type: ignore[return-value]
 
     # Derived knowledge ----------------------------------------------------------------------
     @property
