@@ -211,7 +211,7 @@ class Deal:
         c = _constants(rules)
         if pass_direction is None:
             schedule = c.pass_schedule
-            direction = int(rng.integers(4)) if schedule is None else schedule[0]
+            direction = int(rng.random() * 4) if schedule is None else schedule[0]
         else:
             direction = _direction_offset(pass_direction)
         shuffled = c.card_bits.copy()
@@ -280,15 +280,17 @@ class Deal:
             self._legal = -1
             passed, history, pass_count = self.passed, self.history, self._c.pass_count
             for seat in range(self.current, 4):
+                left = self.hands[seat] & ~passed[seat]
                 for _ in range(pass_count - passed[seat].bit_count()):
-                    m = self.hands[seat] & ~passed[seat]
+                    m = left
                     k = bits(32) * m.bit_count() >> 32
                     while k:
                         m &= m - 1
                         k -= 1
                     bit = m & -m
-                    passed[seat] |= bit
+                    left ^= bit
                     history.append(bit.bit_length() - 1)
+                passed[seat] = self.hands[seat] & ~left
             self._exchange_passes()
         if self._phase == _DONE:
             return self.points  # type: ignore[return-value]
@@ -303,11 +305,17 @@ class Deal:
         for s in range(4):  # every card still held gets played
             played_by[s] |= hands[s]
         append, winners = self.history.append, self.trick_winners
-        trick, trick_mask, led_mask = self.trick, self.trick_mask, self.led_mask
+        trick_mask, led_mask = self.trick_mask, self.led_mask
         leader, seat, broken, ti = self.leader, self.current, self.hearts_broken, self.trick_index
+        count = len(self.trick)  # cards on the table
+        best = winner = led_void = 0
+        if count:  # resuming mid-trick: the best card so far and its seat
+            best = 1 << ((trick_mask & led_mask).bit_length() - 1)
+            winner = (leader + self.trick.index(best.bit_length() - 1)) & 3
+            led_void = 1 << (self.trick[0] // rps)
         while ti < n_tricks:
             hand = hands[seat]
-            if trick:
+            if count:
                 m = hand & led_mask
                 if not m:
                     m = (hand & first_allowed if ti == 0 else 0) or hand
@@ -319,37 +327,43 @@ class Deal:
                     m = hand if broken else hand & ~hearts
                     if not m or m == qs_only:
                         m = hand
-            k = bits(32) * m.bit_count() >> 32  # uniform index among the legal cards
-            while k:
-                m &= m - 1
-                k -= 1
+            if m & (m - 1):  # more than one legal card: a uniform index among them
+                k = bits(32) * m.bit_count() >> 32
+                while k:
+                    m &= m - 1
+                    k -= 1
             bit = m & -m
             card = bit.bit_length() - 1
             hands[seat] = hand ^ bit
             append(card)
             if bit & breaks:
                 broken = True
-            if not trick:
+            if not count:
                 led_mask = suit_mask_of[card]
-                trick_mask = bit
-                trick = [card]
+                led_void = 1 << (card // rps)
+                trick_mask = best = bit
+                winner = seat
+                count = 1
                 seat = (seat + 1) & 3
                 continue
-            if not bit & led_mask:
-                voids[seat] |= 1 << (trick[0] // rps)
-            trick.append(card)
+            if bit & led_mask:
+                if bit > best:
+                    best = bit
+                    winner = seat
+            else:
+                voids[seat] |= led_void
             trick_mask |= bit
-            if len(trick) < 4:
+            count += 1
+            if count < 4:
                 seat = (seat + 1) & 3
                 continue
-            winner = (leader + trick.index((trick_mask & led_mask).bit_length() - 1)) & 3
             taken[winner] |= trick_mask
             tricks_won[winner] += 1
             winners.append(winner)
             ti += 1
-            trick = []
+            count = 0
             leader = seat = winner
-        self.trick, self.trick_mask, self.led_mask = trick, 0, 0
+        self.trick, self.trick_mask, self.led_mask = [], 0, 0
         self.leader, self.current, self.hearts_broken, self.trick_index = leader, seat, broken, ti
         self._legal = -1
         self._finish()
