@@ -1,0 +1,152 @@
+"""Agents: the protocol, a registry of named agents, and spec strings.
+
+An agent sees only its seat's :class:`~hearts_env.views.SeatView` and returns a card id from
+``view.legal`` — for passing (one card per call) and for playing alike::
+
+    class MyAgent(Agent):
+        def act(self, view: SeatView) -> int:
+            return min(iter_cards(view.legal))
+
+``reset(rules, seat, seed)`` is called before every deal; all randomness must come from
+``self.rng`` (a ``numpy.random.Generator`` seeded there), so arena runs are reproducible.
+
+Agents are built from spec strings by :func:`make_agent`:
+
+- ``"random"``, ``"greedy"``, ``"heuristic"``: registered names, optionally with arguments
+  ``"name(k=v, ...)"`` (values are Python literals);
+- ``"pkg.module:Factory(k=v)"``: any importable factory;
+- other packages register names through the entry-point group ``hearts_env.agents``
+  (``name = "pkg.module:Factory"``).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+from typing import Any
+
+import numpy as np
+
+from hearts_env.rules import Rules
+from hearts_env.views import SeatView
+
+ENTRY_POINT_GROUP = "hearts_env.agents"
+
+
+class AgentError(ValueError):
+    """An unknown agent name, a bad spec string or bad arguments."""
+
+
+class Agent:
+    """Base class of agents. Subclasses implement :meth:`act`."""
+
+    name: str = "agent"
+
+    def __init__(self) -> None:
+        self.rules: Rules | None = None
+        self.seat = -1
+        self.rng = np.random.default_rng()
+
+    def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
+        """Called before each deal: the rules, the agent's seat, and the seed of its randomness
+        (anything ``numpy.random.default_rng`` accepts)."""
+        self.rules = rules
+        self.seat = seat
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, view: SeatView) -> int:
+        """A card id from ``view.legal`` (a card to pass while passing, else a card to play)."""
+        raise NotImplementedError
+
+
+_REGISTRY: dict[str, Callable[..., Agent]] = {}
+
+
+def register_agent(name: str, factory: Callable[..., Agent]) -> None:
+    """Register ``factory`` (a class or function taking keyword arguments) under ``name``."""
+    _REGISTRY[name] = factory
+
+
+def agent_names() -> list[str]:
+    _load()
+    return sorted(_REGISTRY)
+
+
+_SPEC_RE = re.compile(r"^\s*([\w.:-]+)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts(iterations=400)"`` → ``("ismcts", {"iterations": 400})``."""
+    m = _SPEC_RE.match(spec)
+    if not m:
+        raise AgentError(f"cannot parse agent spec {spec!r}; expected 'name' or 'name(k=v, ...)'")
+    name, body = m.group(1), m.group(2)
+    kwargs: dict[str, Any] = {}
+    if body and body.strip():
+        try:
+            call = ast.parse(f"f({body})", mode="eval").body
+        except SyntaxError as e:
+            raise AgentError(f"cannot parse the arguments of agent spec {spec!r}: {e.msg}") from None
+        if not isinstance(call, ast.Call) or call.args:
+            raise AgentError(f"agent spec {spec!r}: arguments must be keyword arguments k=v")
+        for kw in call.keywords:
+            try:
+                kwargs[str(kw.arg)] = ast.literal_eval(kw.value)
+            except ValueError:
+                raise AgentError(f"agent spec {spec!r}: the value of {kw.arg!r} is not a Python literal") from None
+    return name, kwargs
+
+
+def make_agent(spec: str | Agent) -> Agent:
+    """An agent from a spec string (see the module docstring), or the agent itself."""
+    if isinstance(spec, Agent):
+        return spec
+    name, kwargs = parse_agent_spec(spec)
+    if ":" in name:
+        module_name, _, attr = name.partition(":")
+        try:
+            factory = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as e:
+            raise AgentError(f"agent spec {spec!r}: cannot import {name!r} ({e})") from None
+    else:
+        _load()
+        if name not in _REGISTRY:
+            raise AgentError(f"unknown agent {name!r}; registered agents: {', '.join(sorted(_REGISTRY))}; "
+                             "or use 'pkg.module:Factory(k=v)'")
+        factory = _REGISTRY[name]
+    try:
+        agent = factory(**kwargs)
+    except TypeError as e:
+        raise AgentError(f"agent spec {spec!r}: bad arguments ({e})") from None
+    if not callable(getattr(agent, "act", None)):
+        raise AgentError(f"agent spec {spec!r} built {agent!r}, which has no act(view) method")
+    return agent
+
+
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from hearts_env.agents import basic  # noqa: F401  (registers random, greedy, heuristic)
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name not in _REGISTRY:
+            register_agent(ep.name, _lazy_factory(ep))
+
+
+def _lazy_factory(ep: Any) -> Callable[..., Agent]:
+    def factory(**kwargs: Any) -> Agent:
+        return ep.load()(**kwargs)
+
+    return factory
+
+
+__all__ = ["ENTRY_POINT_GROUP", "Agent", "AgentError", "agent_names", "make_agent", "parse_agent_spec",
+           "register_agent"]

@@ -1,0 +1,200 @@
+"""Bundled players: ``random``, ``greedy`` (paper 002 §2.1) and ``heuristic`` (a hand-written expert).
+
+All three read only their :class:`~hearts_env.views.SeatView` and return a legal card.
+
+``greedy`` follows Cai et al. 2024 §2.1 ("play high cards whenever possible while avoiding
+taking points"): leading, it avoids hearts, leads its lowest spade while Q♠ is out, and
+otherwise its highest card; following, it plays the highest card that stays under the trick's
+winning card (else its lowest), and when void it dumps Q♠, else its highest card; last to play
+on a trick without points, it takes the trick with its highest card (never Q♠). The paper does
+not describe passing; ``greedy`` passes its most dangerous cards: Q♠, A♠, K♠, then the highest
+hearts, then the highest cards.
+
+``heuristic`` adds what experienced players do: it keeps Q♠/A♠/K♠ when its spades guard them
+and passes them otherwise, voids a short minor suit, sheds high hearts; it ducks under the
+winning card, takes a point-free trick late in position with a high card to shed it, dumps Q♠
+and then dangerous high cards when void, leads low in safe suits and flushes Q♠ with low spades,
+and stops a moon: when one opponent has taken every point so far (at least 8 of them), it
+keeps penalty cards off that opponent's tricks and takes a trick with points itself when it can.
+It does not attempt the moon itself (left for a later version; see docs/agents.md).
+"""
+
+from __future__ import annotations
+
+from hearts_env.agents import Agent, register_agent
+from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES, iter_cards
+from hearts_env.views import SeatView
+
+
+class _Cards:
+    """Card facts for one deck, derived once per rules."""
+
+    def __init__(self, view: SeatView):
+        deck = view.rules.deck_obj
+        self.rps = deck.ranks_per_suit
+        self.suits = tuple(deck.suit_mask(s) for s in range(4))
+        self.qs = deck.card(SPADES, "Q")
+        self.ks = deck.card(SPADES, "K")
+        self.as_ = deck.card(SPADES, "A")
+        self.penalty = self.suits[HEARTS] | 1 << self.qs | (1 << deck.card(CLUBS, "J")
+                                                             if view.rules.jack_of_clubs_points else 0)
+
+    def suit(self, card: int) -> int:
+        return card // self.rps
+
+    def rank(self, card: int) -> int:
+        return card % self.rps
+
+
+def _cards(view: SeatView) -> _Cards:
+    return _Cards(view)
+
+
+def _winning_card(view: SeatView, c: _Cards) -> int:
+    led = c.suit(view.trick[0])
+    return max(card for card in view.trick if c.suit(card) == led)
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal card."""
+
+    name = "random"
+
+    def act(self, view: SeatView) -> int:
+        legal = list(iter_cards(view.legal))
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class GreedyAgent(Agent):
+    """Paper 002 §2.1's greedy player (see the module docstring)."""
+
+    name = "greedy"
+
+    def act(self, view: SeatView) -> int:
+        c = _cards(view)
+        legal = list(iter_cards(view.legal))
+        if view.phase.name == "PASS":
+            return max(legal, key=lambda card: _pass_danger(card, view.hand, c, guard=False))
+        qs_out = not (view.played >> c.qs) & 1
+        if not view.trick:
+            safe = [card for card in legal if c.suit(card) != HEARTS] or legal
+            spades = [card for card in safe if c.suit(card) == SPADES]
+            if qs_out and spades:
+                return min(spades)
+            return max(safe, key=c.rank)
+        led = c.suit(view.trick[0])
+        following = [card for card in legal if c.suit(card) == led]
+        if not following:
+            return c.qs if c.qs in legal else max(legal, key=c.rank)
+        winning = _winning_card(view, c)
+        under = [card for card in following if card < winning]
+        last = len(view.trick) == 3
+        table = 0
+        for card in view.trick:
+            table |= 1 << card
+        if last and not table & c.penalty:
+            safe_high = [card for card in following if card != c.qs]
+            if safe_high:
+                return max(safe_high)
+        return max(under) if under else min(following)
+
+
+def _pass_danger(card: int, hand: int, c: _Cards, guard: bool) -> float:
+    """How much a card wants to be passed (higher = pass first)."""
+    suit, rank = c.suit(card), c.rank(card)
+    score = float(rank)
+    if card in (c.qs, c.ks, c.as_):
+        low_spades = (hand & c.suits[SPADES] & ~(1 << c.qs | 1 << c.ks | 1 << c.as_)).bit_count()
+        if not guard or low_spades < 3:
+            score += 40 if card == c.qs else 30
+    elif suit == HEARTS:
+        score += 6
+    elif guard and suit in (CLUBS, DIAMONDS) and (hand & c.suits[suit]).bit_count() <= 2:
+        score += 20  # void a short minor suit
+    return score
+
+
+class HeuristicAgent(Agent):
+    """A hand-written expert (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, moon_alarm: int = 8):
+        super().__init__()
+        self.moon_alarm = moon_alarm
+
+    def act(self, view: SeatView) -> int:
+        c = _cards(view)
+        legal = list(iter_cards(view.legal))
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase.name == "PASS":
+            return max(legal, key=lambda card: _pass_danger(card, view.hand & ~view.passed, c, guard=True))
+        shooter = self._moon_threat(view)
+        if not view.trick:
+            return self._lead(view, legal, c)
+        return self._follow(view, legal, c, shooter)
+
+    def _moon_threat(self, view: SeatView) -> int | None:
+        pts = view.points_taken
+        scorers = [s for s in range(4) if view.taken[s] & view.rules.deck_obj.full_mask
+                   and pts[s] > 0]
+        if len(scorers) == 1 and scorers[0] != view.seat and pts[scorers[0]] >= self.moon_alarm:
+            return scorers[0]
+        return None
+
+    def _lead(self, view: SeatView, legal: list[int], c: _Cards) -> int:
+        qs_out = not (view.played >> c.qs) & 1
+        mine = view.hand
+        holds_high_spade = mine & (1 << c.qs | 1 << c.ks | 1 << c.as_)
+        spades = [card for card in legal if c.suit(card) == SPADES and card < c.qs]
+        if qs_out and spades and not holds_high_spade:
+            return min(spades)  # flush the queen
+        non_hearts = [card for card in legal if c.suit(card) != HEARTS and not (
+            c.suit(card) == SPADES and mine >> c.qs & 1)] or legal
+        # lead low in the suit where the lowest card is lowest relative to what is still out
+        return min(non_hearts, key=lambda card: (c.rank(card), (mine & c.suits[c.suit(card)]).bit_count()))
+
+    def _follow(self, view: SeatView, legal: list[int], c: _Cards, shooter: int | None) -> int:
+        led = c.suit(view.trick[0])
+        winning = _winning_card(view, c)
+        winner_seat = (view.leader + view.trick.index(winning)) & 3
+        table = 0
+        for card in view.trick:
+            table |= 1 << card
+        following = [card for card in legal if c.suit(card) == led]
+        last = len(view.trick) == 3
+        if shooter is not None and table & c.penalty and winner_seat == shooter:
+            above = [card for card in following if card > winning]
+            if above:
+                return min(above)  # take the points away from the shooter
+        if following:
+            under = [card for card in following if card < winning]
+            if last and not table & c.penalty and not (led == SPADES and c.qs in following and winning < c.qs):
+                safe = [card for card in following if card != c.qs]
+                return max(safe or following)  # a free trick: shed a high card
+            if under:
+                return max(under)
+            if led == SPADES and c.qs in following and len(following) > 1:
+                following.remove(c.qs)
+            return max(following) if last else min(following)
+        # void in the led suit: discard
+        if shooter is not None and winner_seat == shooter:
+            clean = [card for card in legal if not (c.penalty >> card) & 1]
+            if clean:
+                return max(clean, key=c.rank)
+        if c.qs in legal:
+            return c.qs
+        qs_out = not (view.played >> c.qs) & 1
+        for danger in (c.as_, c.ks):
+            if qs_out and danger in legal and not view.hand >> c.qs & 1:
+                return danger
+        hearts = [card for card in legal if c.suit(card) == HEARTS]
+        if hearts:
+            return max(hearts)
+        return max(legal, key=lambda card: (c.rank(card), -(view.hand & c.suits[c.suit(card)]).bit_count()))
+
+
+register_agent("random", RandomAgent)
+register_agent("greedy", GreedyAgent)
+register_agent("heuristic", HeuristicAgent)

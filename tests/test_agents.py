@@ -1,0 +1,129 @@
+"""The agent protocol, the registry and spec strings, and the bundled players' behaviour."""
+
+import random
+
+import pytest
+
+from hearts_env.agents import Agent, AgentError, agent_names, make_agent, parse_agent_spec
+from hearts_env.agents.basic import GreedyAgent, HeuristicAgent
+from hearts_env.cards import card_id, iter_cards
+from hearts_env.engine import Deal
+from hearts_env.rules import make_rules
+from hearts_env.views import SeatView
+
+
+@pytest.mark.parametrize("preset", ["standard", "openspiel", "sturtevant", "dutch"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic"])
+def test_bundled_agents_only_play_legal_cards(preset, spec):
+    rules = make_rules(preset)
+    for seed in range(25):
+        deal = Deal.random(rules, seed, pass_direction=seed % 4 if rules.has_passing else 0)
+        agents = [make_agent(spec) for _ in range(4)]
+        for seat, agent in enumerate(agents):
+            agent.reset(rules, seat, seed=[seed, seat])
+        while not deal.is_over:
+            view = SeatView.of(deal, deal.current)
+            card = agents[deal.current].act(view)
+            assert view.legal >> card & 1
+            deal.apply(card)
+
+
+def test_spec_strings_and_registry():
+    assert {"random", "greedy", "heuristic"} <= set(agent_names())
+    assert parse_agent_spec("ismcts(iterations=400, c=1.4)") == ("ismcts", {"iterations": 400, "c": 1.4})
+    assert isinstance(make_agent("heuristic(moon_alarm=10)"), HeuristicAgent)
+    assert make_agent("heuristic(moon_alarm=10)").moon_alarm == 10
+    assert isinstance(make_agent("hearts_env.agents.basic:GreedyAgent"), GreedyAgent)
+    with pytest.raises(AgentError, match=r"registered agents: .*greedy"):
+        make_agent("nosuchagent")
+    with pytest.raises(AgentError, match="bad arguments"):
+        make_agent("greedy(depth=3)")
+    with pytest.raises(AgentError, match="keyword"):
+        make_agent("greedy(3)")
+    with pytest.raises(AgentError, match="cannot import"):
+        make_agent("no.such.module:Thing")
+
+
+def test_same_seed_same_choices():
+    deal = Deal.random("standard", 3, pass_direction="left")
+    picks = []
+    for _ in range(2):
+        agent = make_agent("random")
+        agent.reset(deal.rules, 0, seed=[1, 2])
+        picks.append([agent.act(SeatView.of(deal, 0)) for _ in range(10)])
+    assert picks[0] == picks[1]
+
+
+def _view_after(hands, plays, preset="sturtevant", seat=None):
+    deal = Deal.from_hands(preset, hands, dealer=3)
+    deal.apply_all(plays)
+    return SeatView.of(deal, deal.current if seat is None else seat)
+
+
+HANDS = ["2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+         "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 5S",
+         "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+         "2S 3S 4S 6S 7S 8S 9S TS JS QS KS AS AD"]
+
+
+def _act(agent: Agent, view: SeatView) -> int:
+    agent.reset(view.rules, view.seat, seed=0)
+    return agent.act(view)
+
+
+def test_heuristic_dumps_the_queen_when_void():
+    # seat 0 leads a club; seat 1 (diamonds + 5S) has no club... give seat 3 the spade queen: seat 3 is void in clubs
+    view = _view_after(HANDS, ["2C", "2D", "2H"])
+    assert view.seat == 3
+    assert _act(HeuristicAgent(), view) == card_id("QS")
+
+
+def _deal_with(fixed: dict[int, str], preset: str = "sturtevant", **kwargs) -> Deal:
+    """A deal where the given seats hold the given cards; the rest is filled in card order."""
+    rest = [c for c in range(52) if c not in {card_id(x) for cards in fixed.values() for x in cards.split()}]
+    hands = []
+    for seat in range(4):
+        mine = [card_id(x) for x in fixed.get(seat, "").split()]
+        while len(mine) < 13:
+            mine.append(rest.pop(0))
+        hands.append(mine)
+    return Deal.from_hands(preset, hands, **kwargs)
+
+
+def test_heuristic_ducks_under_the_winning_card():
+    deal = _deal_with({0: "9H", 1: "5H 8H KH"}, dealer=3)  # seat 0 leads
+    deal.apply_all(["9H"])
+    assert _act(HeuristicAgent(), SeatView.of(deal, 1)) == card_id("8H")
+
+
+def test_heuristic_flushes_the_queen_with_a_low_spade():
+    deal = _deal_with({0: "3S 9S 2H", 1: "QS"}, dealer=3)  # seat 0 leads, holds no high spade
+    view = SeatView.of(deal, 0)
+    assert _act(HeuristicAgent(), view) == card_id("3S")
+
+
+def test_heuristic_passes_an_unguarded_queen():
+    hand = "QS 2S AH KH 5C 6C 7C 8D 9D TD JD 3H 4H"
+    others = [c for c in range(52) if c not in {card_id(x) for x in hand.split()}]
+    rnd = random.Random(0)
+    rnd.shuffle(others)
+    hands = [hand, others[:13], others[13:26], others[26:39]]
+    deal = Deal.from_hands("standard", hands, pass_direction="left")
+    view = SeatView.of(deal, 0)
+    assert _act(HeuristicAgent(), view) == card_id("QS")
+
+
+def test_greedy_leads_its_lowest_spade_while_the_queen_is_out():
+    view = _view_after(HANDS, ["AC", "2D", "2H", "AD", "KC", "3D", "3H", "2S"])
+    # seat 0 won both club tricks; it has no spades, so it leads its highest non-heart card
+    assert view.seat == 0
+    assert _act(GreedyAgent(), view) == max(iter_cards(view.legal))
+
+
+def test_heuristic_keeps_hearts_off_a_moon_shooter():
+    deal = _deal_with({0: "2S", 1: "AS AC", 2: "QS 2C", 3: "3S 2H 3H KH 2D 3D 4D 5D 6D 7D 8D 9D TD"}, dealer=3)
+    deal.apply_all(["2S", "AS", "QS", "3S"])  # seat 1 takes Q♠: every point so far
+    deal.apply_all(["AC", "2C"])  # seat 1 is winning again; seat 3 is void in clubs
+    view = SeatView.of(deal, 3)
+    assert _act(HeuristicAgent(), view) == card_id("TD")  # not K♥: no more points for the shooter
+    assert _act(HeuristicAgent(moon_alarm=14), view) == card_id("KH")  # below the alarm: dump the heart

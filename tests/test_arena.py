@@ -1,0 +1,106 @@
+"""Arena: seatings, the break-even alarm, parallel = serial, resume, agent failures, statistics."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hearts_env.agents import Agent
+from hearts_env.arena import bootstrap_interval, format_summary, run_arena, seatings, summarize
+from hearts_env.cards import iter_cards
+
+RULES = "standard(game=deal)"
+
+
+def test_seatings():
+    two = seatings(2)
+    assert len(two) == 14 and len(set(two)) == 14
+    assert all(0 < sum(s) < 4 for s in two)
+    assert seatings(4) == [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]
+    assert seatings(1) == [(0, 0, 0, 0)]
+    with pytest.raises(ValueError, match="1, 2 or 4"):
+        seatings(3)
+
+
+def test_break_even_alarm():
+    """Four labels of one deterministic agent: every label's mean equals the table mean, deal by deal."""
+    labels = ["heuristic", "heuristic()", "heuristic(moon_alarm=8)", "hearts_env.agents.basic:HeuristicAgent"]
+    records = run_arena(labels, deals=30, rules=RULES, jobs=1)
+    summary = summarize(records)
+    table = np.mean([sum(r["points"]) / 4 for r in records])
+    for label in labels:
+        assert summary["agents"][label]["mean_points"] == pytest.approx(table)
+    moon_deals = [r for r in records if r["moon_shooter"] is not None]
+    for r in records:
+        assert sum(r["points"]) == (78 if r in moon_deals else 26)
+
+
+def test_parallel_equals_serial():
+    a = run_arena(["greedy", "random"], deals=6, rules=RULES, seed=3, jobs=1)
+    b = run_arena(["greedy", "random"], deals=6, rules=RULES, seed=3, jobs=2)
+    assert a == b
+    assert len(a) == 6 * 14
+
+
+def test_same_deal_in_every_seating():
+    records = run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1)
+    by_deal = {}
+    for r in records:
+        by_deal.setdefault(r["deal"], set()).add(r["pass_direction"])
+    assert all(len(v) == 1 for v in by_deal.values())
+
+
+def test_resume_after_an_interrupted_run(tmp_path):
+    out = tmp_path / "run.jsonl"
+    full = run_arena(["heuristic", "greedy"], deals=5, rules=RULES, seed=1, jobs=1, out=out)
+    lines = out.read_text().splitlines()
+    assert len(lines) == len(full) == 70
+    # simulate a kill: keep 31 complete records and half of the next line
+    out.write_text("\n".join(lines[:31]) + "\n" + lines[31][: len(lines[31]) // 2])
+    resumed = run_arena(["heuristic", "greedy"], deals=5, rules=RULES, seed=1, jobs=2, out=out, resume=True)
+    assert resumed == full
+    keys = [(json.loads(x)["deal"], json.loads(x)["seating_index"]) for x in out.read_text().splitlines()]
+    assert sorted(keys) == sorted((r["deal"], r["seating_index"]) for r in full)  # each game once in the file
+    with pytest.raises(FileExistsError, match="--resume"):
+        run_arena(["heuristic", "greedy"], deals=5, rules=RULES, seed=1, out=out)
+    with pytest.raises(ValueError, match="another tournament"):
+        run_arena(["heuristic", "random"], deals=5, rules=RULES, seed=1, out=out, resume=True)
+
+
+class Crasher(Agent):
+    def act(self, view):
+        if view.trick_index == 2:
+            raise RuntimeError("boom")
+        return min(iter_cards(view.legal))
+
+
+class Cheater(Agent):
+    def act(self, view):
+        return max(iter_cards(view.hand & ~view.legal)) if view.hand & ~view.legal else min(iter_cards(view.legal))
+
+
+@pytest.mark.parametrize(("factory", "kind"), [("test_arena:Crasher", "exception"), ("test_arena:Cheater", "illegal")])
+def test_agent_failures_are_recorded_and_the_run_continues(factory, kind, monkeypatch):
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    records = run_arena([factory, "random"], deals=3, rules=RULES, jobs=1)
+    assert len(records) == 42
+    failed = [r for r in records if r["error"] is not None]
+    assert failed and all(r["error"]["kind"] == kind and r["error"]["spec"] == factory for r in failed)
+    summary = summarize(records)
+    assert len(summary["errors"]) == len(failed)
+    assert "agent error" in format_summary(summary)
+
+
+def test_bootstrap_interval_on_known_data():
+    rng = np.random.default_rng(0)
+    values = rng.normal(2.0, 1.0, size=2000)
+    lo, hi = bootstrap_interval(values)
+    assert lo < 2.0 < hi
+    assert hi - lo == pytest.approx(2 * 1.96 / np.sqrt(2000), rel=0.15)  # the normal-theory width
+    assert bootstrap_interval(np.full(50, 3.0)) == (3.0, 3.0)
+
+
+def test_paired_difference_sign():
+    records = run_arena(["heuristic", "random"], deals=20, rules=RULES, jobs=1)
+    pair = summarize(records)["paired"]["heuristic - random"]
+    assert pair["ci95"][1] < 0  # heuristic takes fewer points than random, clearly
