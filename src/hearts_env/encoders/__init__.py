@@ -31,10 +31,11 @@ class EncoderError(ValueError):
 
 
 class Encoder:
-    """Base class: subclasses set ``name`` and ``size(rules)`` and implement ``fill``.
+    """Base class: subclasses set ``name``, ``vector_size(rules)`` and implement ``write``.
 
-    ``encode`` zeroes a preallocated buffer (or ``out``) and calls ``fill``; values must lie
-    in ``[low, high]`` of :meth:`space`.
+    ``write(view)`` must set every slot of ``self._buffer`` (a reused, preallocated vector);
+    ``encode`` returns that buffer, or copies it into ``out``. Values must lie in ``[low, high]``
+    of :meth:`space`.
     """
 
     name: ClassVar[str] = ""
@@ -42,6 +43,8 @@ class Encoder:
     low: ClassVar[float] = 0.0
 
     def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
+        from hearts_env.encoders._bits import BitBuffer
+
         self.rules = make_rules(rules)
         key = dtype if isinstance(dtype, str) else np.dtype(dtype).name
         if key not in DTYPES:
@@ -49,7 +52,8 @@ class Encoder:
         self.dtype = DTYPES[key]
         self.check_rules(self.rules)
         self.size = self.vector_size(self.rules)
-        self._buffer = np.zeros(self.size, dtype=self.dtype)
+        self._bitbuffer = BitBuffer(self.size, self.dtype)
+        self._buffer = self._bitbuffer.buffer
 
     @classmethod
     def check_rules(cls, rules: Rules) -> None:
@@ -63,14 +67,31 @@ class Encoder:
         return spaces.Box(low=self.low, high=self.high, shape=(self.size,), dtype=self.dtype)
 
     def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
-        """Encode ``view`` into ``out`` (or into this encoder's reused buffer) and return it."""
-        buf = self._buffer if out is None else out
-        buf.fill(0)
-        self.fill(view, buf)
-        return buf
+        """Encode ``view`` into this encoder's reused buffer and return it, or a copy in ``out``."""
+        self.write(view)
+        if out is None:
+            return self._buffer
+        out[:] = self._buffer
+        return out
 
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
+    def write(self, view: SeatView) -> None:
+        """Set every slot of ``self._buffer`` from ``view``."""
         raise NotImplementedError
+
+
+class BinaryEncoder(Encoder):
+    """An encoding whose slots are all 0/1: subclasses return them as one int from ``bits``
+    (bit ``i`` = slot ``i``), unpacked in one NumPy call."""
+
+    def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
+        super().__init__(rules, dtype)
+        self._region = self._bitbuffer.region(0, self.size)
+
+    def bits(self, view: SeatView) -> int:
+        raise NotImplementedError
+
+    def write(self, view: SeatView) -> None:
+        self._region.unpack(self.bits(view))
 
 
 _REGISTRY: dict[str, Callable[..., Encoder]] = {}

@@ -32,8 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.encoders import Encoder, register_encoder
-from hearts_env.encoders._bits import BitBuffer
+from hearts_env.encoders import BinaryEncoder, register_encoder
 from hearts_env.encoders._common import trick_mask
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
@@ -67,7 +66,7 @@ def state_action_rows(obs: np.ndarray, mask: np.ndarray | int) -> np.ndarray:
     return rows
 
 
-class Culhane217Encoder(Encoder):
+class Culhane217Encoder(BinaryEncoder):
     """Culhane's 217-d state (action block zero); see the module docstring."""
 
     name = "culhane217"
@@ -82,11 +81,8 @@ class Culhane217Encoder(Encoder):
         self.n = deck.size
         self.rps = deck.ranks_per_suit
         self.suit_masks = tuple(deck.suit_mask(s) for s in range(4))
-        bb = BitBuffer(self.size, self.dtype)
-        self._buffer = bb.buffer
-        self._region = bb.region(0, self.size)
 
-    def _bits(self, view: SeatView) -> int:
+    def bits(self, view: SeatView) -> int:
         n = self.n
         pb = view.played_by
         table = trick_mask(view)
@@ -101,15 +97,6 @@ class Culhane217Encoder(Encoder):
                 bits |= 1 << 3 * n + 8
         return bits
 
-    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
-        self._region.unpack(self._bits(view))
-        if out is None:
-            return self._buffer
-        out[:] = self._buffer
-        return out
-
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
-        self.encode(view, out)
 
 
 register_encoder("culhane217", Culhane217Encoder)

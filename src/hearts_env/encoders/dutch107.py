@@ -42,7 +42,6 @@ from gymnasium import spaces
 
 from hearts_env.cards import CLUBS, HEARTS, SPADES
 from hearts_env.encoders import Encoder, EncoderError, register_encoder
-from hearts_env.encoders._bits import BitBuffer
 from hearts_env.encoders._common import box, trick_mask
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
@@ -83,8 +82,7 @@ class Dutch107Encoder(Encoder):
         self.penalty_total = r.penalty_total
         self.target = r.target
         self._score_cache: dict[tuple[int, tuple[int, ...]], tuple[float, ...]] = {}
-        bb = BitBuffer(self.size, self.dtype)
-        self._buffer = bb.buffer
+        bb = self._bitbuffer
         self._region = bb.region(0, self.size)
         self._bytes = bb.bytes_view
         item = self._buffer.itemsize
@@ -96,7 +94,7 @@ class Dutch107Encoder(Encoder):
     def space(self) -> spaces.Box:
         return box(self.size, self.dtype, SCALAR_SLOTS)
 
-    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    def write(self, view: SeatView) -> None:
         pb = view.played_by
         played = pb[0] | pb[1] | pb[2] | pb[3]
         table = trick_mask(view)
@@ -128,10 +126,6 @@ class Dutch107Encoder(Encoder):
             pts = round(255 * pts)
         self._pack_a(self._bytes, self._off_a, *values)
         self._pack_b(self._bytes, self._off_b, pts)
-        if out is None:
-            return self._buffer
-        out[:] = self._buffer
-        return out
 
     def _score_values(self, key: tuple[int, tuple[int, ...]]) -> tuple[float, ...]:
         seat, gs = key
@@ -141,9 +135,6 @@ class Dutch107Encoder(Encoder):
             self._score_cache.clear()
         self._score_cache[key] = out
         return out
-
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
-        self.encode(view, out)
 
 
 register_encoder("dutch107", Dutch107Encoder)

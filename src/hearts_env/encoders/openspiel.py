@@ -30,11 +30,8 @@ binary. Tested equal to ``pyspiel``'s ``information_state_tensor(player)`` on ra
 
 from __future__ import annotations
 
-import numpy as np
-
 from hearts_env.cards import DIAMONDS, HEARTS, SPADES, to_openspiel
-from hearts_env.encoders import Encoder, EncoderError, register_encoder
-from hearts_env.encoders._bits import BitBuffer
+from hearts_env.encoders import BinaryEncoder, EncoderError, register_encoder
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
 
@@ -59,7 +56,7 @@ def os_mask(mask: int) -> int:
     return sp[mask & 8191] | sp[(mask >> 13) & 8191] << 1 | sp[(mask >> 26) & 8191] << 2 | sp[mask >> 39] << 3
 
 
-class OpenSpielEncoder(Encoder):
+class OpenSpielEncoder(BinaryEncoder):
     """OpenSpiel's hearts information-state tensor (see the module docstring)."""
 
     name = "openspiel"
@@ -92,9 +89,6 @@ class OpenSpielEncoder(Encoder):
         self.penalty_mask = self.hearts | 1 << deck.card(SPADES, "Q")
         self.jd_bit = 1 << deck.card(DIAMONDS, "J")
         self.avoid = self.rules.avoid_all_tricks_bonus
-        bb = BitBuffer(SIZE, self.dtype)
-        self._buffer = bb.buffer
-        self._region = bb.region(0, SIZE)
         self._hist_key: tuple[int, tuple[int, ...]] = (-1, ())
         self._hist_bits = 0
 
@@ -135,7 +129,7 @@ class OpenSpielEncoder(Encoder):
                 points = [p - 5 if not view.tricks_won[s] else p for s, p in enumerate(points)]
         return points
 
-    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    def bits(self, view: SeatView) -> int:
         hand = view.hand & ~view.passed
         bits = (1 << view.pass_direction | os_mask(view.dealt) << 4 | os_mask(view.passed) << 56
                 | os_mask(view.received) << 108 | os_mask(hand) << 160)
@@ -152,14 +146,7 @@ class OpenSpielEncoder(Encoder):
                 for j, card in enumerate(view.trick):
                     t |= 1 << ((leader + j) * NUM_CARDS + _OS[card])
                 bits |= t << (HISTORY_BASE + view.trick_index * TRICK_SIZE)
-        self._region.unpack(bits)
-        if out is None:
-            return self._buffer
-        out[:] = self._buffer
-        return out
-
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
-        self.encode(view, out)
+        return bits
 
 
 register_encoder("openspiel", OpenSpielEncoder)

@@ -47,8 +47,7 @@ class PaperEncoder(Encoder):
         super().__init__(rules, dtype)
         n = self.n = self.rules.deck_obj.size
         self.full = self.rules.deck_obj.full_mask
-        bb = BitBuffer(self.size, self.dtype)
-        self._buffer = bb.buffer
+        bb = self._bitbuffer
         self._head = self._buffer[:5 * n]
         self._tail = self._buffer[5 * n:]
         self._pass_region = bb.region(5 * n, 2 * n + 1)
@@ -57,7 +56,7 @@ class PaperEncoder(Encoder):
         self._play_region = scratch.region(0, 5 * n)
         self._scratch = scratch.buffer.reshape(5, n)
 
-    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    def write(self, view: SeatView) -> None:
         if view.phase == _PASS:
             self._head.fill(0)
             self._pass_region.unpack(view.hand | view.passed << self.n | 1 << 2 * self.n)
@@ -65,13 +64,6 @@ class PaperEncoder(Encoder):
             self._play_region.unpack(position_bits(view, self.n, self.full))
             np.copyto(self._dst, self._scratch)
             self._tail.fill(0)
-        if out is None:
-            return self._buffer
-        out[:] = self._buffer
-        return out
-
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
-        self.encode(view, out)
 
 
 register_encoder("paper", PaperEncoder)

@@ -17,15 +17,12 @@ into one space for a whole deal.
 
 from __future__ import annotations
 
-import numpy as np
-
-from hearts_env.encoders import Encoder, register_encoder
-from hearts_env.encoders._bits import BitBuffer
+from hearts_env.encoders import BinaryEncoder, register_encoder
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
 
 
-class Paper104Encoder(Encoder):
+class Paper104Encoder(BinaryEncoder):
     """Paper 000's passing state: 52 in-my-hand + 52 selected-to-pass."""
 
     name = "paper104"
@@ -37,19 +34,9 @@ class Paper104Encoder(Encoder):
     def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
         self.n = self.rules.deck_obj.size
-        bb = BitBuffer(self.size, self.dtype)
-        self._buffer = bb.buffer
-        self._region = bb.region(0, self.size)
 
-    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
-        self._region.unpack(view.hand | view.passed << self.n)
-        if out is None:
-            return self._buffer
-        out[:] = self._buffer
-        return out
-
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
-        self.encode(view, out)
+    def bits(self, view: SeatView) -> int:
+        return view.hand | view.passed << self.n
 
 
 register_encoder("paper104", Paper104Encoder)

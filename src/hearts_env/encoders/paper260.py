@@ -56,23 +56,15 @@ class Paper260Encoder(Encoder):
         super().__init__(rules, dtype)
         n = self.n = self.rules.deck_obj.size
         self.full = self.rules.deck_obj.full_mask
-        self._buffer = BitBuffer(self.size, self.dtype).buffer
         scratch = BitBuffer(self.size, self.dtype)
         self._region = scratch.region(0, self.size)
         self._scratch = scratch.buffer.reshape(5, n)  # position-major
         self._dst = self._buffer.reshape(n, 5).T  # card-major buffer seen position-major
 
-    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    def write(self, view: SeatView) -> None:
         # Unpack position-major, then one transposing copy; every slot is written.
         self._region.unpack(position_bits(view, self.n, self.full))
         np.copyto(self._dst, self._scratch)
-        if out is None:
-            return self._buffer
-        out[:] = self._buffer
-        return out
-
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
-        self.encode(view, out)
 
 
 register_encoder("paper260", Paper260Encoder)

@@ -51,7 +51,6 @@ from gymnasium import spaces
 
 from hearts_env.cards import DIAMONDS, SPADES
 from hearts_env.encoders import Encoder, register_encoder
-from hearts_env.encoders._bits import BitBuffer
 from hearts_env.encoders._common import box
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
@@ -82,8 +81,7 @@ class RichEncoder(Encoder):
         self.pts_scale = q / r.penalty_total
         self.target = r.target
         self._score_cache: dict[tuple[int, tuple[int, ...]], tuple[float, ...]] = {}
-        bb = BitBuffer(self.size, self.dtype)
-        self._buffer = bb.buffer
+        bb = self._bitbuffer
         self._region = bb.region(0, self.size)
         self._view = bb.bytes_view
         self._offset = self.scalar0 * self._buffer.itemsize
@@ -92,17 +90,10 @@ class RichEncoder(Encoder):
     def space(self) -> spaces.Box:
         return box(self.size, self.dtype, range(self.scalar0, self.scalar0 + 8))
 
-    def encode(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    def write(self, view: SeatView) -> None:
         # Every slot is written (bits by one table look-up, scalars by one struct.pack_into).
         self._region.unpack(self._bits(view))
         self._pack(self._view, self._offset, *self._scalars(view))
-        if out is not None:
-            out[:] = self._buffer
-            return out
-        return self._buffer
-
-    def fill(self, view: SeatView, out: np.ndarray) -> None:
-        self.encode(view, out)
 
     def _bits(self, view: SeatView) -> int:
         n = self.n
