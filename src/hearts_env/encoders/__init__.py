@@ -8,8 +8,10 @@ search agents use the same encoders on hypothetical positions.
 >>> "rich" in encoder_names()
 True
 
-Write a new encoding as a subclass of :class:`Encoder` in its own module and register it
-with :func:`register_encoder`; see docs/observations.md for every layout.
+Write a new encoding as a subclass of :class:`Encoder` (implement ``vector_size`` and
+``write``, which sets every slot of ``self._buffer``) or of :class:`BinaryEncoder` (return the
+0/1 slots as one int from ``bits``) in its own module, and register it with
+:func:`register_encoder`; see docs/observations.md for every layout.
 """
 
 from __future__ import annotations
