@@ -33,3 +33,47 @@ def test_rules_lists_presets_and_options(capsys):
     assert "queen_of_spades_points" in capsys.readouterr().out
     assert main(["rules", "nosuch"]) == 2
     assert "valid presets" in capsys.readouterr().err
+
+
+def _all_cards_repeated(times: int) -> str:
+    from hearts_env.cards import card_name
+
+    return "".join(card_name(c) + "\n" for _ in range(times) for c in range(52))
+
+
+def test_play_through_scripted_stdin(monkeypatch, capsys):
+    import io
+
+    # every prompt tries the next line until one is legal: bad and illegal input is asked again
+    monkeypatch.setattr("sys.stdin", io.StringIO("nonsense\n" + _all_cards_repeated(40)))
+    assert main(["play", "--seat", "2", "--opponents", "random", "greedy", "heuristic", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "is not a card" in out and "legal cards:" in out
+    assert "deal points:" in out and "game over" in out
+
+
+def test_play_stops_cleanly_at_end_of_input(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("QS\n"))
+    assert main(["play", "--seed", "1"]) == 1
+    assert "end of input" in capsys.readouterr().out
+
+
+def test_play_rejects_bad_arguments(capsys):
+    assert main(["play", "--opponents", "nosuch", "random", "random"]) == 2
+    assert "registered agents" in capsys.readouterr().err
+
+
+def test_replay_shows_a_recorded_game(tmp_path, capsys):
+    out = tmp_path / "r.jsonl"
+    assert main(["arena", "greedy", "random", "--deals", "2", "--jobs", "1", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(out), "--deal", "1", "--seating", "3"]) == 0
+    text = capsys.readouterr().out
+    assert text.count("trick ") == 13 and "points:" in text
+    record = next(json.loads(x) for x in out.read_text().splitlines()
+              if json.loads(x)["deal"] == 1 and json.loads(x)["seating_index"] == 3)
+    assert f"points: {record['points']}" in text
+    assert main(["replay", str(out), "--deal", "9"]) == 2
+    assert "no game with deal 9" in capsys.readouterr().err

@@ -1,6 +1,8 @@
-"""The ``hearts-env`` command: ``arena``, ``rules`` and ``bench``.
+"""The ``hearts-env`` command: ``arena``, ``play``, ``replay``, ``rules`` and ``bench``.
 
     hearts-env arena heuristic greedy --deals 500 --jobs 2 --out runs/h-vs-g.jsonl [--resume] [--json]
+    hearts-env play --seat 0 --opponents heuristic greedy random --rules standard
+    hearts-env replay runs/h-vs-g.jsonl --deal 3 [--seating 5]
     hearts-env rules [PRESET]
     hearts-env bench
 """
@@ -12,8 +14,14 @@ import json
 import sys
 from pathlib import Path
 
-from hearts_env.arena import format_summary, run_arena, summarize
-from hearts_env.rules import PRESET_DOCS, PRESETS, RulesError, describe_options, make_rules
+from hearts_env.agents import AgentError, make_agent
+from hearts_env.arena import format_summary, replay_record, run_arena, summarize
+from hearts_env.cards import CardError, card_id, card_name, format_cards
+from hearts_env.engine import Deal, IllegalActionError, Phase
+from hearts_env.match import Match
+from hearts_env.render import format_hand
+from hearts_env.rules import PASS_NAMES, PRESET_DOCS, PRESETS, RulesError, describe_options, make_rules
+from hearts_env.views import SeatView
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -25,6 +33,127 @@ def _arena(args: argparse.Namespace) -> int:
         return 2
     summary = summarize(records)
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    """A person plays one seat in the terminal; bad input is asked again, end of input stops cleanly."""
+    try:
+        rules = make_rules(args.rules)
+        opponents = [make_agent(spec) for spec in args.opponents]
+    except (RulesError, AgentError) as e:
+        print(f"hearts-env play: {e}", file=sys.stderr)
+        return 2
+    if len(opponents) != 3:
+        print("hearts-env play: give exactly three --opponents", file=sys.stderr)
+        return 2
+    me = args.seat
+    agents = dict(zip([s for s in range(4) if s != me], opponents))
+    match = Match(rules, seed=args.seed)
+    names = [("you" if s == me else f"seat {s} ({args.opponents[[t for t in range(4) if t != me].index(s)]})")
+             for s in range(4)]
+    while True:
+        deal = match.deal
+        for seat, agent in agents.items():
+            agent.reset(rules, seat, seed=[args.seed, match.deal_index, seat])
+        print(f"\n=== deal {match.deal_index + 1}: pass {deal.pass_direction_name}; scores {match.scores}")
+        while not deal.is_over:
+            seat = deal.current
+            if seat != me:
+                card = agents[seat].act(SeatView.of(deal, seat))
+                if deal.phase == Phase.PLAY:
+                    print(f"{names[seat]} plays {card_name(card, deal.deck, symbols=True)}")
+                deal.apply(card)
+                _announce_trick_end(deal, names)
+                continue
+            card = _ask(deal, me)
+            if card is None:
+                print("\nend of input: game abandoned")
+                return 1
+            deal.apply(card)
+            _announce_trick_end(deal, names)
+        print(f"deal points: {deal.points}" + (f"; {names[deal.moon_shooter]} shot the moon"
+                                               if deal.moon_shooter is not None else ""))
+        if match.next_deal() is None:
+            print(f"game over: scores {match.scores}; winner(s): {', '.join(names[w] for w in match.winners())}")
+            return 0
+
+
+def _announce_trick_end(deal: Deal, names: list[str]) -> None:
+    if deal.phase != Phase.PASS and not deal.trick and deal.trick_winners and len(deal.history) % 4 == 0:
+        print(f"  -> {names[deal.trick_winners[-1]]} takes the trick")
+
+
+def _ask(deal: Deal, me: int) -> int | None:
+    view = SeatView.of(deal, me)
+    deck = deal.deck
+    if deal.phase == Phase.PASS:
+        target = PASS_NAMES[deal.pass_direction]
+        print(f"your hand: {format_hand(view.hand & ~view.passed, deck)}")
+        prompt = f"card to pass {target} ({view.passed.bit_count() + 1} of {deal.rules.pass_count}): "
+    else:
+        trick = " ".join(card_name(c, deck, symbols=True) for c in view.trick) or "(you lead)"
+        print(f"trick {view.trick_index + 1}: {trick}")
+        print(f"your hand: {format_hand(view.hand, deck)}")
+        prompt = "your card: "
+    while True:
+        print(f"legal: {format_cards(view.legal, deck, symbols=True)}")
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        print(prompt + line.strip())
+        try:
+            card = card_id(line.strip(), deck)
+        except CardError as e:
+            print(f"  {e}")
+            continue
+        if not view.legal >> card & 1:
+            try:
+                deal.clone().apply(card)
+            except IllegalActionError as e:
+                print(f"  {e}")
+            continue
+        return card
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file) as f:
+            records = [json.loads(line) for line in f if line.strip()]
+    except (OSError, json.JSONDecodeError) as e:
+        print(f"hearts-env replay: cannot read {args.file}: {e}", file=sys.stderr)
+        return 2
+    matching = [r for r in records if r["deal"] == args.deal and (args.seating is None
+                                                                  or r["seating_index"] == args.seating)]
+    if not matching:
+        deals = sorted({r["deal"] for r in records})
+        print(f"hearts-env replay: no game with deal {args.deal}"
+              + (f" and seating {args.seating}" if args.seating is not None else "")
+              + f" in {args.file}; deals there: {deals[0]}..{deals[-1]}" if deals else "", file=sys.stderr)
+        return 2
+    record = matching[0]
+    deal = replay_record(record)
+    deck = deal.deck
+    names = [f"seat {s} ({spec})" for s, spec in enumerate(record["seating"])]
+    print(f"deal {record['deal']}, seating {record['seating_index']}: rules {record['rules']}, "
+          f"pass {record['pass_direction']}")
+    for s in range(4):
+        print(f"  {names[s]:<28} {format_hand(deal.dealt[s], deck)}")
+    for event in deal.events():
+        if event.kind == "pass":
+            continue
+        if event.kind == "receive":
+            print(f"  {names[event.seat]} receives {format_cards(event.cards, deck, symbols=True)}")
+        elif event.kind == "trick":
+            leader = event.get("leader")
+            plays = ", ".join(f"{names[(leader + i) % 4].split()[0]} {names[(leader + i) % 4].split()[1]} "
+                              f"{card_name(c, deck, symbols=True)}" for i, c in enumerate(event.cards))
+            print(f"trick {event.get('index') + 1}: {plays} -> {names[event.seat]} ({event.get('points')} points)")
+        elif event.kind == "score":
+            print(f"points: {list(event.get('points'))}"
+                  + (f"; moon by {names[event.get('moon_shooter')]}" if event.get("moon_shooter") is not None else ""))
+    if record["error"]:
+        print(f"game ended by an error of {record['error']['spec']}: {record['error']['message']}")
     return 0
 
 
@@ -75,6 +204,20 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--resume", action="store_true", help="continue the run recorded in --out")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
     arena.set_defaults(func=_arena)
+
+    play = sub.add_parser("play", help="play one seat in the terminal against agents")
+    play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat (default 0)")
+    play.add_argument("--opponents", nargs=3, default=["heuristic", "heuristic", "heuristic"],
+                      help="three agent specs for the other seats, in seat order")
+    play.add_argument("--rules", default="standard(game=deal)", help="rules preset or spec")
+    play.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    play.set_defaults(func=_play)
+
+    replay = sub.add_parser("replay", help="show a game recorded by `arena --out` trick by trick")
+    replay.add_argument("file", help="JSONL file written by hearts-env arena --out")
+    replay.add_argument("--deal", type=int, required=True, help="deal index")
+    replay.add_argument("--seating", type=int, help="seating index (default: the first recorded)")
+    replay.set_defaults(func=_replay)
 
     rules = sub.add_parser("rules", help="list presets and options, or show one preset's values")
     rules.add_argument("preset", nargs="?", help="a preset or spec string to show")

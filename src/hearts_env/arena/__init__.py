@@ -8,7 +8,8 @@ same deals (DESIGN.md §6):
 - four specs: the 4 rotations of the given order.
 
 Each (deal, seating) game is one JSONL record (seed, seating, points, moon, agent specs,
-package version); :func:`run_arena` streams records as they finish and, with ``resume=True``,
+package version, the dealt hands and every pass and play, so :func:`replay_record` rebuilds
+it); :func:`run_arena` streams records as they finish and, with ``resume=True``,
 skips the ones already in the file, so an interrupted run loses nothing and counts nothing
 twice. Per agent, :func:`summarize` gives the mean points per deal with a 95% bootstrap
 interval over deals, and for each pair of agents the paired difference.
@@ -78,7 +79,14 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             break
     return {"deal": deal_index, "seating_index": seating_index, "seating": [specs[i] for i in seating],
             "seed": seed, "rules": rules.spec(), "pass_direction": deal.pass_direction_name,
-            "points": deal.points, "moon_shooter": deal.moon_shooter, "error": error, "version": __version__}
+            "points": deal.points, "moon_shooter": deal.moon_shooter, "error": error, "version": __version__,
+            "hands": list(deal.dealt), "history": deal.history}
+
+
+def replay_record(record: dict[str, Any]) -> Deal:
+    """The deal of an arena record, replayed through the engine (to its end, or its error)."""
+    deal = Deal.from_hands(make_rules(record["rules"]), record["hands"], pass_direction=record["pass_direction"])
+    return deal.apply_all(record["history"])
 
 
 def _play_game_args(args: tuple) -> dict[str, Any]:
