@@ -2,6 +2,7 @@
 
 import random
 
+import numpy as np
 import pytest
 
 from hearts_env.agents import Agent, AgentError, agent_names, make_agent, parse_agent_spec
@@ -127,3 +128,43 @@ def test_heuristic_keeps_hearts_off_a_moon_shooter():
     view = SeatView.of(deal, 3)
     assert _act(HeuristicAgent(), view) == card_id("TD")  # not K♥: no more points for the shooter
     assert _act(HeuristicAgent(moon_alarm=14), view) == card_id("KH")  # below the alarm: dump the heart
+
+
+class FakeMaskablePPO:
+    """Stands in for an sb3-contrib model: predict(obs, action_masks=..., deterministic=...)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def predict(self, obs, action_masks=None, deterministic=True):
+        self.calls += 1
+        assert obs.shape == (620,) and action_masks.dtype == bool
+        return np.array([int(np.flatnonzero(action_masks)[-1])]), None
+
+
+def test_policy_and_sb3_adapters_play_legal_cards():
+    from hearts_env.agents.adapters import PolicyAgent, SB3Agent
+
+    fake = FakeMaskablePPO()
+    seen = []
+
+    def policy(obs, mask):
+        seen.append((obs.shape, mask.dtype))
+        return int(np.flatnonzero(mask)[0])
+
+    rules = make_rules("standard")
+    deal = Deal.random(rules, 2, pass_direction="left")
+    agents = [PolicyAgent(policy), SB3Agent(model=fake), make_agent("random"), PolicyAgent(policy, "paper260")]
+    for seat, agent in enumerate(agents):
+        agent.reset(rules, seat, seed=seat)
+    while not deal.is_over:
+        deal.apply(agents[deal.current].act(SeatView.of(deal, deal.current)))
+    assert fake.calls == 16 and {s for s, _ in seen} == {(620,), (260,)}
+    assert all(d == np.int8 for _, d in seen)
+
+
+def test_sb3_spec_errors_are_clear():
+    with pytest.raises(AgentError, match="no SB3 model file"):
+        make_agent("sb3:missing/model.zip")
+    with pytest.raises(AgentError, match="algo"):
+        make_agent("sb3:missing.zip(algo='XYZ')")

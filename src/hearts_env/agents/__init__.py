@@ -15,6 +15,8 @@ Agents are built from spec strings by :func:`make_agent`:
 - ``"random"``, ``"greedy"``, ``"heuristic"``: registered names, optionally with arguments
   ``"name(k=v, ...)"`` (values are Python literals);
 - ``"pkg.module:Factory(k=v)"``: any importable factory;
+- ``"sb3:runs/ppo.zip"``: a Stable-Baselines3 model (:class:`~hearts_env.agents.adapters.SB3Agent`);
+  any callable policy works through :class:`~hearts_env.agents.adapters.PolicyAgent`;
 - other packages register names through the entry-point group ``hearts_env.agents``
   (``name = "pkg.module:Factory"``).
 """
@@ -104,6 +106,14 @@ def make_agent(spec: str | Agent) -> Agent:
     """An agent from a spec string (see the module docstring), or the agent itself."""
     if isinstance(spec, Agent):
         return spec
+    if spec.startswith("sb3:"):  # "sb3:PATH" or "sb3:PATH(k=v, ...)"
+        from hearts_env.agents.adapters import SB3Agent
+
+        m = re.match(r"^sb3:([^()]+?)\s*(?:\((.*)\))?\s*$", spec, re.S)
+        if not m:
+            raise AgentError(f"cannot parse agent spec {spec!r}; expected 'sb3:PATH' or 'sb3:PATH(k=v, ...)'")
+        _, kwargs = parse_agent_spec(f"sb3({m.group(2) or ''})")
+        return SB3Agent(path=m.group(1), **kwargs)
     name, kwargs = parse_agent_spec(spec)
     if ":" in name:
         module_name, _, attr = name.partition(":")
