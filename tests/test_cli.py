@@ -77,3 +77,12 @@ def test_replay_shows_a_recorded_game(tmp_path, capsys):
     assert f"points: {record['points']}" in text
     assert main(["replay", str(out), "--deal", "9"]) == 2
     assert "no game with deal 9" in capsys.readouterr().err
+
+
+def test_arena_ratings_and_plot(tmp_path, capsys):
+    png = tmp_path / "ladder.png"
+    assert main(["arena", "heuristic", "random", "--deals", "3", "--jobs", "1", "--ratings", "--plot", str(png),
+                 "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert set(summary["ratings"]) == {"heuristic", "random"}
+    assert png.exists() and png.stat().st_size > 1000

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from hearts_env.agents import AgentError, make_agent
 from hearts_env.arena import format_summary, replay_record, run_arena, summarize
+from hearts_env.arena.report import plot, ratings
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.match import Match
@@ -26,12 +27,17 @@ from hearts_env.views import SeatView
 
 def _arena(args: argparse.Namespace) -> int:
     try:
-        records = run_arena(args.agents, deals=args.deals, rules=make_rules(args.rules, game="deal"), seed=args.seed,
-                            jobs=args.jobs, out=args.out, resume=args.resume, progress=not args.json)
-    except (ValueError, FileExistsError) as e:
+        records = run_arena(args.agents, deals=args.deals, rules=make_rules(args.rules), seed=args.seed,
+                            jobs=args.jobs, out=args.out, resume=args.resume, progress=not args.json,
+                            move_time_limit=args.move_time_limit, backend=args.backend)
+        summary = summarize(records)
+        if args.ratings:
+            summary["ratings"] = ratings(records)
+        if args.plot:
+            plot(records, summary, args.plot)
+    except (ValueError, FileExistsError, ImportError) as e:
         print(f"hearts-env arena: {e}", file=sys.stderr)
         return 2
-    summary = summarize(records)
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
     return 0
 
@@ -127,34 +133,36 @@ def _replay(args: argparse.Namespace) -> int:
                                                                   or r["seating_index"] == args.seating)]
     if not matching:
         deals = sorted({r["deal"] for r in records})
-        print(f"hearts-env replay: no game with deal {args.deal}"
-              + (f" and seating {args.seating}" if args.seating is not None else "")
-              + f" in {args.file}; deals there: {deals[0]}..{deals[-1]}" if deals else "", file=sys.stderr)
+        seating = f" and seating {args.seating}" if args.seating is not None else ""
+        there = f"; deals there: {deals[0]}..{deals[-1]}" if deals else ""
+        print(f"hearts-env replay: no game with deal {args.deal}{seating} in {args.file}{there}", file=sys.stderr)
         return 2
     record = matching[0]
-    deal = replay_record(record)
-    deck = deal.deck
     names = [f"seat {s} ({spec})" for s, spec in enumerate(record["seating"])]
-    print(f"deal {record['deal']}, seating {record['seating_index']}: rules {record['rules']}, "
-          f"pass {record['pass_direction']}")
+    print(f"episode {record['deal']}, seating {record['seating_index']}: rules {record['rules']}")
+    for k in range(len(record["deals"])):
+        _print_deal(replay_record(record, k), names, k)
+    if record["error"]:
+        print(f"game ended by an error of {record['error']['spec']}: {record['error']['message']}")
+    return 0
+
+
+def _print_deal(deal: Deal, names: list[str], k: int) -> None:
+    deck = deal.deck
+    print(f"-- deal {k + 1}: pass {deal.pass_direction_name}")
     for s in range(4):
         print(f"  {names[s]:<28} {format_hand(deal.dealt[s], deck)}")
     for event in deal.events():
-        if event.kind == "pass":
-            continue
         if event.kind == "receive":
             print(f"  {names[event.seat]} receives {format_cards(event.cards, deck, symbols=True)}")
         elif event.kind == "trick":
             leader = event.get("leader")
-            plays = ", ".join(f"{names[(leader + i) % 4].split()[0]} {names[(leader + i) % 4].split()[1]} "
-                              f"{card_name(c, deck, symbols=True)}" for i, c in enumerate(event.cards))
+            plays = ", ".join(f"seat {(leader + i) % 4} {card_name(c, deck, symbols=True)}"
+                              for i, c in enumerate(event.cards))
             print(f"trick {event.get('index') + 1}: {plays} -> {names[event.seat]} ({event.get('points')} points)")
         elif event.kind == "score":
-            print(f"points: {list(event.get('points'))}"
-                  + (f"; moon by {names[event.get('moon_shooter')]}" if event.get("moon_shooter") is not None else ""))
-    if record["error"]:
-        print(f"game ended by an error of {record['error']['spec']}: {record['error']['message']}")
-    return 0
+            moon = event.get("moon_shooter")
+            print(f"points: {list(event.get('points'))}" + (f"; moon by {names[moon]}" if moon is not None else ""))
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -197,12 +205,17 @@ def main(argv: list[str] | None = None) -> int:
     arena = sub.add_parser("arena", help="duplicate-deal tournament between 1, 2 or 4 agent specs")
     arena.add_argument("agents", nargs="+", help="agent specs, e.g. heuristic greedy 'pkg.mod:Factory(k=1)'")
     arena.add_argument("--deals", type=int, default=200, help="number of duplicate deals (default 200)")
-    arena.add_argument("--rules", default="standard", help="rules preset or spec (played one deal at a time)")
+    arena.add_argument("--rules", default="standard(game=deal)",
+                       help="rules preset or spec; game=match plays games to the target (win rates)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the deals (0 is a seed)")
     arena.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     arena.add_argument("--out", help="JSONL file: one record per game, written as games finish")
     arena.add_argument("--resume", action="store_true", help="continue the run recorded in --out")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
+    arena.add_argument("--move-time-limit", type=float, help="seconds per move; a slower move ends the episode")
+    arena.add_argument("--backend", choices=["processes", "ray"], default="processes", help="where workers run")
+    arena.add_argument("--ratings", action="store_true", help="add OpenSkill ratings (extra 'arena')")
+    arena.add_argument("--plot", help="write points distributions and the ladder to this PNG (extra 'arena')")
     arena.set_defaults(func=_arena)
 
     play = sub.add_parser("play", help="play one seat in the terminal against agents")

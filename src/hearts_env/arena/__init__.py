@@ -21,6 +21,8 @@ import itertools
 import json
 import multiprocessing
 import os
+import sys
+import time
 import traceback
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ import numpy as np
 from hearts_env import __version__
 from hearts_env.agents import make_agent
 from hearts_env.engine import Deal, IllegalActionError
+from hearts_env.match import Match
 from hearts_env.rules import Rules, make_rules
 from hearts_env.views import SeatView
 
@@ -53,40 +56,63 @@ class Game:
     seating_index: int
 
 
-def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, seating_index: int) -> dict[str, Any]:
-    """Play deal ``deal_index`` in seating ``seating_index``; the record of the result.
+def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, seating_index: int,
+              move_time_limit: float | None = None) -> dict[str, Any]:
+    """Play episode ``deal_index`` (one deal, or a game to the target) in seating ``seating_index``.
 
-    The deal depends only on (seed, deal_index), so every seating sees the same cards; agent
-    randomness depends on (seed, deal_index, seating_index, seat).
+    The cards depend only on (seed, deal_index), so every seating sees the same deals; agent
+    randomness depends on (seed, deal_index, seating_index, seat). A move slower than
+    ``move_time_limit`` seconds (measured after it returns) ends the episode as a timeout.
     """
     seating = seatings(len(specs))[seating_index]
-    deal = Deal.random(rules, np.random.default_rng([seed, deal_index]))
+    match = Match(rules, seed=np.random.default_rng([seed, deal_index]))
     agents = [make_agent(specs[i]) for i in seating]
-    for seat, agent in enumerate(agents):
-        agent.reset(rules, seat, seed=[seed, deal_index, seating_index, seat])
     error = None
-    while not deal.is_over:
-        seat = deal.current
-        try:
-            card = agents[seat].act(SeatView.of(deal, seat))
-            deal.apply(card)
-        except IllegalActionError as e:
-            error = {"seat": seat, "spec": specs[seating[seat]], "kind": "illegal", "message": str(e)}
+    details = []
+    while error is None:
+        deal = match.deal
+        for seat, agent in enumerate(agents):
+            agent.reset(rules, seat, seed=[seed, deal_index, seating_index, match.deal_index, seat])
+        while not deal.is_over and error is None:
+            error = _move(agents, deal, move_time_limit)
+        details.append({"hands": list(deal.dealt), "pass_direction": deal.pass_direction_name,
+                        "dealer": deal.dealer, "history": deal.history, "points": deal.points})
+        if error is not None:
+            error["spec"] = specs[seating[error["seat"]]]
             break
-        except Exception as e:  # an agent crashed: record it, keep the tournament going
-            error = {"seat": seat, "spec": specs[seating[seat]], "kind": "exception",
-                     "message": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc(limit=5)}
+        if match.next_deal() is None:
             break
+    points = None if error else match.scores
+    winners = [] if error else match.winners()
     return {"deal": deal_index, "seating_index": seating_index, "seating": [specs[i] for i in seating],
-            "seed": seed, "rules": rules.spec(), "pass_direction": deal.pass_direction_name,
-            "points": deal.points, "moon_shooter": deal.moon_shooter, "error": error, "version": __version__,
-            "hands": list(deal.dealt), "history": deal.history}
+            "seed": seed, "rules": rules.spec(), "points": points, "winners": winners,
+            "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
+            "error": error, "version": __version__, "deals": details}
 
 
-def replay_record(record: dict[str, Any]) -> Deal:
-    """The deal of an arena record, replayed through the engine (to its end, or its error)."""
-    deal = Deal.from_hands(make_rules(record["rules"]), record["hands"], pass_direction=record["pass_direction"])
-    return deal.apply_all(record["history"])
+def _move(agents: Sequence[Any], deal: Deal, limit: float | None) -> dict[str, Any] | None:
+    seat = deal.current
+    try:
+        start = time.perf_counter()
+        card = agents[seat].act(SeatView.of(deal, seat))
+        elapsed = time.perf_counter() - start
+        if limit is not None and elapsed > limit:
+            return {"seat": seat, "kind": "timeout", "message": f"a move took {elapsed:.3f} s (limit {limit} s)"}
+        deal.apply(card)
+    except IllegalActionError as e:
+        return {"seat": seat, "kind": "illegal", "message": str(e)}
+    except Exception as e:  # an agent crashed: record it, keep the tournament going
+        return {"seat": seat, "kind": "exception", "message": f"{type(e).__name__}: {e}",
+                "traceback": traceback.format_exc(limit=5)}
+    return None
+
+
+def replay_record(record: dict[str, Any], deal: int = 0) -> Deal:
+    """Deal number ``deal`` of an arena record, replayed through the engine (to its end, or its error)."""
+    d = record["deals"][deal]
+    rebuilt = Deal.from_hands(make_rules(record["rules"]), d["hands"], pass_direction=d["pass_direction"],
+                              dealer=d["dealer"])
+    return rebuilt.apply_all(d["history"])
 
 
 def _play_game_args(args: tuple) -> dict[str, Any]:
@@ -95,14 +121,17 @@ def _play_game_args(args: tuple) -> dict[str, Any]:
 
 def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(game=deal)", seed: int = 0,
               jobs: int | None = None, out: str | os.PathLike | None = None, resume: bool = False,
-              progress: bool = False) -> list[dict[str, Any]]:
-    """Play ``deals`` duplicate deals; returns every record (those resumed from ``out`` included).
+              progress: bool = False, move_time_limit: float | None = None,
+              backend: str = "processes") -> list[dict[str, Any]]:
+    """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
+    every record, those resumed from ``out`` included.
 
-    ``jobs`` worker processes (default: all cores); results are identical for any ``jobs``.
+    ``jobs`` workers (default: all cores) as local processes, or ``backend="ray"`` for a Ray
+    cluster (``pip install 'hearts-env[ray]'``); results are identical for any ``jobs``.
     """
     rules = make_rules(rules)
-    if rules.game != "deal":
-        raise ValueError("the arena plays single deals: use rules with game=deal")
+    if backend not in ("processes", "ray"):
+        raise ValueError(f"backend={backend!r} is not valid; valid: processes, ray")
     for spec in specs:
         make_agent(spec)  # fail early on a bad spec
     n_seatings = len(seatings(len(specs)))
@@ -117,13 +146,18 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                     or record["seed"] != seed or record["rules"] != rules.spec():
                 raise ValueError(f"{path} holds results of another tournament (agents, seed or rules differ)")
             done[(record["deal"], record["seating_index"])] = record
-    todo = [(list(specs), rules, seed, d, s) for d in range(deals) for s in range(n_seatings) if (d, s) not in done]
+    todo = [(list(specs), rules, seed, d, s, move_time_limit)
+            for d in range(deals) for s in range(n_seatings) if (d, s) not in done]
     jobs = jobs or os.cpu_count() or 1
     sink = path.open("a") if path is not None else None
     bar = _progress_bar(len(todo), progress)
     try:
-        results = (map(_play_game_args, todo) if jobs == 1 or len(todo) < 2
-                   else multiprocessing.get_context("spawn").Pool(jobs).imap_unordered(_play_game_args, todo, 4))
+        if backend == "ray":
+            results = _ray_pool(jobs).imap_unordered(_play_game_args, todo)
+        elif jobs == 1 or len(todo) < 2:
+            results = map(_play_game_args, todo)
+        else:
+            results = multiprocessing.get_context("spawn").Pool(jobs).imap_unordered(_play_game_args, todo, 4)
         for record in results:
             done[(record["deal"], record["seating_index"])] = record
             if sink is not None:
@@ -154,9 +188,35 @@ def _read_records(path: Path) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
+def _ray_pool(jobs: int) -> Any:
+    try:
+        from ray.util.multiprocessing import Pool
+    except ImportError:
+        raise ImportError("backend='ray' needs Ray: pip install 'hearts-env[ray]'") from None
+    return Pool(jobs)
+
+
 class _NoBar:
     def update(self, n: int) -> None:
         pass
+
+    def close(self) -> None:
+        pass
+
+
+class _PlainBar:
+    """Progress on stderr every 10% when tqdm (the ``arena`` extra) is not installed."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.start, self.next = total, 0, time.perf_counter(), 0.1
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.total and self.done / self.total >= self.next:
+            elapsed = time.perf_counter() - self.start
+            eta = elapsed * (self.total - self.done) / self.done
+            print(f"{self.done}/{self.total} games, ETA {eta:.0f} s", file=sys.stderr)
+            self.next += 0.1
 
     def close(self) -> None:
         pass
@@ -168,7 +228,7 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     try:
         from tqdm import tqdm
     except ImportError:
-        return _NoBar()
+        return _PlainBar(total)
     return tqdm(total=total, unit="game")
 
 
@@ -202,12 +262,14 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for spec, by_deal in per_deal.items():
         values = np.array(list(by_deal.values()))
         seats = [r["seating"].count(spec) for r in records if r["error"] is None and r["points"] is not None]
-        moons = sum(1 for r in records if r["moon_shooter"] is not None and r["seating"][r["moon_shooter"]] == spec)
-        suffered = sum(r["seating"].count(spec) - (r["seating"][r["moon_shooter"]] == spec)
-                       for r in records if r["moon_shooter"] is not None)
+        clean = [r for r in records if r["error"] is None]
+        moons = sum(1 for r in clean for m in r["moons"] if r["seating"][m] == spec)
+        suffered = sum(r["seating"].count(spec) - (r["seating"][m] == spec) for r in clean for m in r["moons"])
+        shares = [1 / len(r["winners"]) if seat in r["winners"] else 0.0
+                  for r in records if r["error"] is None for seat, s in enumerate(r["seating"]) if s == spec]
         agents[spec] = {"deals": len(values), "mean_points": float(values.mean()),
-                        "ci95": bootstrap_interval(values), "moons_shot": moons, "moons_suffered": suffered,
-                        "seat_games": int(sum(seats))}
+                        "ci95": bootstrap_interval(values), "win_rate": float(np.mean(shares)) if shares else 0.0,
+                        "moons_shot": moons, "moons_suffered": suffered, "seat_games": int(sum(seats))}
     pairs = {}
     for a, b in itertools.combinations(sorted(per_deal), 2):
         common = sorted(set(per_deal[a]) & set(per_deal[b]))
@@ -216,15 +278,18 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
             pairs[f"{a} - {b}"] = {"deals": len(diff), "mean_difference": float(diff.mean()),
                                    "ci95": bootstrap_interval(diff)}
     errors = [r["error"] for r in records if r["error"] is not None]
-    return {"agents": agents, "paired": pairs, "games": len(records), "errors": errors}
+    unit = "game" if records and make_rules(records[0]["rules"]).game == "match" else "deal"
+    return {"agents": agents, "paired": pairs, "games": len(records), "errors": errors, "unit": unit}
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    lines = [f"{'agent':<28} {'deals':>6} {'points/deal':>12} {'95% interval':>18} {'moons':>6} {'suffered':>9}"]
+    unit = summary.get("unit", "deal")
+    lines = [f"{'agent':<28} {unit + 's':>6} {'points/' + unit:>12} {'95% interval':>18} {'wins':>6} "
+             f"{'moons':>6} {'suffered':>9}"]
     for spec, a in sorted(summary["agents"].items(), key=lambda kv: kv[1]["mean_points"]):
         lo, hi = a["ci95"]
         lines.append(f"{spec:<28} {a['deals']:>6} {a['mean_points']:>12.3f} {f'[{lo:.3f}, {hi:.3f}]':>18} "
-                     f"{a['moons_shot']:>6} {a['moons_suffered']:>9}")
+                     f"{a['win_rate']:>6.1%} {a['moons_shot']:>6} {a['moons_suffered']:>9}")
     for pair, p in summary["paired"].items():
         lo, hi = p["ci95"]
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
