@@ -168,3 +168,33 @@ def test_sb3_spec_errors_are_clear():
         make_agent("sb3:missing/model.zip")
     with pytest.raises(AgentError, match="algo"):
         make_agent("sb3:missing.zip(algo='XYZ')")
+
+
+def test_heuristic_shoots_the_moon_with_a_hand_that_can_take_it():
+    deal = _deal_with({0: "AH KH QH JH TH 9H 8H AS KS QS AC KC AD"}, dealer=3)  # seat 0 leads
+    view = SeatView.of(deal, 0)
+    assert _act(HeuristicAgent(), view) == card_id("AC")  # moon mode: cash the top cards
+    assert _act(HeuristicAgent(shoot=False), view) == card_id("KC")  # normal play: lead low, keep Q♠ safe
+    agents = [HeuristicAgent() for _ in range(4)]
+    for seat, agent in enumerate(agents):
+        agent.reset(deal.rules, seat, seed=seat)
+    while not deal.is_over:
+        deal.apply(agents[deal.current].act(SeatView.of(deal, deal.current)))
+    assert deal.moon_shooter == 0 and deal.points == [0, 26, 26, 26]
+
+
+def test_entry_point_agents_are_found(monkeypatch):
+    import hearts_env.agents as agents_module
+
+    class FakeEntryPoint:
+        name = "from_plugin"
+
+        def load(self):
+            return GreedyAgent
+
+    monkeypatch.setattr(agents_module, "entry_points", lambda group: [FakeEntryPoint()] if group ==
+                        agents_module.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(agents_module, "_loaded", False)
+    monkeypatch.setattr(agents_module, "_REGISTRY", dict(agents_module._REGISTRY))
+    assert "from_plugin" in agent_names()
+    assert isinstance(make_agent("from_plugin"), GreedyAgent)

@@ -168,3 +168,22 @@ def test_plain_progress_without_tqdm(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", no_tqdm)
     run_arena(["random"], deals=20, rules=RULES, jobs=1, progress=True)
     assert "ETA" in capsys.readouterr().err
+
+
+class Recorder(Agent):
+    finals: list = []  # noqa: RUF012 (shared across instances on purpose: the test reads it)
+
+    def act(self, view):
+        return min(iter_cards(view.legal))
+
+    def end_deal(self, view):
+        Recorder.finals.append((view.seat, view.final_points))
+
+
+def test_agents_hear_the_end_of_every_deal(monkeypatch):
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    import test_arena
+
+    test_arena.Recorder.finals.clear()
+    records = run_arena(["test_arena:Recorder"], deals=2, rules=RULES, jobs=1)
+    assert sorted(test_arena.Recorder.finals) == sorted((s, tuple(r["points"])) for r in records for s in range(4))

@@ -7,8 +7,10 @@ An agent sees only its seat's :class:`~hearts_env.views.SeatView` and returns a 
         def act(self, view: SeatView) -> int:
             return min(iter_cards(view.legal))
 
-``reset(rules, seat, seed)`` is called before every deal; all randomness must come from
-``self.rng`` (a ``numpy.random.Generator`` seeded there), so arena runs are reproducible.
+``reset(rules, seat, seed)`` is called before every deal and ``end_deal(view)`` after it (the
+view carries the deal's final points); all randomness must come from ``self.rng`` (a
+``numpy.random.Generator`` seeded in ``reset``), so arena runs are reproducible. Every view
+carries the deal's whole public history, so agents need no other hook to track the deal.
 
 Agents are built from spec strings by :func:`make_agent`:
 
@@ -62,6 +64,10 @@ class Agent:
     def act(self, view: SeatView) -> int:
         """A card id from ``view.legal`` (a card to pass while passing, else a card to play)."""
         raise NotImplementedError
+
+    def end_deal(self, view: SeatView) -> None:
+        """Called with the seat's final view when a deal ends (``view.final_points`` is set):
+        the hook for agents that learn or keep statistics. Does nothing by default."""
 
 
 _REGISTRY: dict[str, Callable[..., Agent]] = {}

@@ -16,10 +16,15 @@ winning card, takes a point-free trick late in position with a high card to shed
 and then dangerous high cards when void, leads low in safe suits and flushes Q♠ with low spades,
 and stops a moon: when one opponent has taken every point so far (at least 8 of them), it
 keeps penalty cards off that opponent's tricks and takes a trick with points itself when it can.
-It does not attempt the moon itself (left for a later version; see docs/agents.md).
+It shoots the moon (``shoot=True``) with a hand that can take it — at least five hearts topped
+by A♥ K♥ and six tenths of its cards T or higher, judged at its first play — and keeps at it
+while no other seat holds a point: it then
+leads and follows high and discards non-penalty cards.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from hearts_env.agents import Agent, register_agent
 from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES, iter_cards
@@ -119,9 +124,11 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
 
-    def __init__(self, moon_alarm: int = 8):
+    def __init__(self, moon_alarm: int = 8, shoot: bool = True):
         super().__init__()
         self.moon_alarm = moon_alarm
+        self.shoot = shoot
+        self._shooting: bool | None = None
 
     def act(self, view: SeatView) -> int:
         c = _cards(view)
@@ -130,10 +137,41 @@ class HeuristicAgent(Agent):
             return legal[0]
         if view.phase.name == "PASS":
             return max(legal, key=lambda card: _pass_danger(card, view.hand & ~view.passed, c, guard=True))
+        if self._shooting is None:  # decided once per deal, at this seat's first play
+            self._shooting = self.shoot and self._strong_enough(view, c)
+        if self._shooting and any(view.taken[s] & c.penalty for s in range(4) if s != view.seat):
+            self._shooting = False  # somebody else holds a point: the moon is gone
+        if self._shooting:
+            return self._shoot(view, legal, c)
         shooter = self._moon_threat(view)
         if not view.trick:
             return self._lead(view, legal, c)
         return self._follow(view, legal, c, shooter)
+
+    def reset(self, rules: Any, seat: int, seed: Any = None) -> None:
+        super().reset(rules, seat, seed)
+        self._shooting: bool | None = None
+
+    def _strong_enough(self, view: SeatView, c: _Cards) -> bool:
+        """A hand that can take every point: at least 5 hearts topped by A♥ K♥, and six tenths of
+        its cards T or higher."""
+        hand = view.hand
+        hearts = hand & c.suits[HEARTS]
+        top = 3 << (c.suits[HEARTS].bit_length() - 2)
+        if hearts.bit_count() < 5 or hearts & top != top:
+            return False
+        high = sum(1 for card in iter_cards(hand) if c.rank(card) >= c.rps - 5)
+        return high * 10 >= 6 * hand.bit_count()
+
+    def _shoot(self, view: SeatView, legal: list[int], c: _Cards) -> int:
+        if not view.trick:
+            return max(legal, key=lambda card: (c.rank(card), c.suit(card) != HEARTS))
+        led = c.suit(view.trick[0])
+        following = [card for card in legal if c.suit(card) == led]
+        if following:
+            return max(following)
+        keep = [card for card in legal if not (c.penalty >> card) & 1]
+        return min(keep or legal, key=c.rank)
 
     def _moon_threat(self, view: SeatView) -> int | None:
         pts = view.points_taken

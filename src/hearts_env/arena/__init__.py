@@ -75,6 +75,9 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             agent.reset(rules, seat, seed=[seed, deal_index, seating_index, match.deal_index, seat])
         while not deal.is_over and error is None:
             error = _move(agents, deal, move_time_limit)
+        if error is None:
+            for seat, agent in enumerate(agents):
+                agent.end_deal(SeatView.of(deal, seat))
         details.append({"hands": list(deal.dealt), "pass_direction": deal.pass_direction_name,
                         "dealer": deal.dealer, "history": deal.history, "points": deal.points})
         if error is not None:
