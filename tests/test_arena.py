@@ -187,3 +187,21 @@ def test_agents_hear_the_end_of_every_deal(monkeypatch):
     test_arena.Recorder.finals.clear()
     records = run_arena(["test_arena:Recorder"], deals=2, rules=RULES, jobs=1)
     assert sorted(test_arena.Recorder.finals) == sorted((s, tuple(r["points"])) for r in records for s in range(4))
+
+
+def test_moon_attempts():
+    from hearts_env.arena import moon_attempts
+    from hearts_env.engine import Deal
+
+    hands = ["AH KH QH JH TH 9H 8H AS KS QS AC KC AD", "2C 3C 4C 5C 6C 7C 8C 2H 3H 4H 5H 6H 7H",
+             "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 9C", "2S 3S 4S 5S 6S 7S 8S 9S TS JS TC JC QC"]
+    deal = Deal.from_hands("sturtevant", hands)  # seat 0 takes everything with top cards first
+    while not deal.is_over:
+        legal = deal.legal_cards()
+        deal.apply(legal[-1] if deal.current == 0 else legal[0])
+    assert deal.moon_shooter == 0 and moon_attempts(deal) == [0]
+    split = Deal.random("standard(game=deal)", 3, pass_direction="hold")
+    split.playout(1)
+    if split.moon_shooter is None and sum(1 for s in range(4) if split.penalty_points(s)) > 1:
+        holders_at_3_4 = moon_attempts(split)
+        assert all(split.penalty_points(s) > 0 for s in holders_at_3_4)

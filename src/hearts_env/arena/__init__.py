@@ -33,7 +33,7 @@ import numpy as np
 
 from hearts_env import __version__
 from hearts_env.agents import make_agent
-from hearts_env.engine import Deal, IllegalActionError
+from hearts_env.engine import Deal, IllegalActionError, mask_points
 from hearts_env.match import Match
 from hearts_env.rules import Rules, make_rules
 from hearts_env.views import SeatView
@@ -90,6 +90,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     return {"deal": deal_index, "seating_index": seating_index, "seating": [specs[i] for i in seating],
             "seed": seed, "rules": rules.spec(), "points": points, "winners": winners,
             "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
+            "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
             "error": error, "version": __version__, "deals": details}
 
 
@@ -116,6 +117,24 @@ def replay_record(record: dict[str, Any], deal: int = 0) -> Deal:
     rebuilt = Deal.from_hands(make_rules(record["rules"]), d["hands"], pass_direction=d["pass_direction"],
                               dealer=d["dealer"])
     return rebuilt.apply_all(d["history"])
+
+
+def moon_attempts(deal: Deal) -> list[int]:
+    """Seats that went for the moon in a finished deal: three quarters of the way through the
+    tricks, the seat held every point taken so far and at least half of the deal's penalty
+    total (a successful moon always counts)."""
+    if deal.moon_shooter is not None:
+        return [deal.moon_shooter]
+    checkpoint = -(-3 * deal.num_tricks // 4)  # trick 10 of 13, 6 of 8
+    plays = deal.history[len(deal.history) - 4 * deal.num_tricks:]
+    taken = [0, 0, 0, 0]
+    for i in range(checkpoint):
+        winner = deal.trick_winners[i]
+        for card in plays[4 * i:4 * i + 4]:
+            taken[winner] |= 1 << card
+    points = [mask_points(deal.rules, t) for t in taken]
+    holders = [s for s in range(4) if points[s] > 0]
+    return holders if len(holders) == 1 and points[holders[0]] * 2 >= deal.rules.penalty_total else []
 
 
 def _play_game_args(args: tuple) -> dict[str, Any]:
@@ -267,12 +286,14 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         seats = [r["seating"].count(spec) for r in records if r["error"] is None and r["points"] is not None]
         clean = [r for r in records if r["error"] is None]
         moons = sum(1 for r in clean for m in r["moons"] if r["seating"][m] == spec)
+        attempts = sum(1 for r in clean for m in r["moon_attempts"] if r["seating"][m] == spec)
         suffered = sum(r["seating"].count(spec) - (r["seating"][m] == spec) for r in clean for m in r["moons"])
         shares = [1 / len(r["winners"]) if seat in r["winners"] else 0.0
                   for r in records if r["error"] is None for seat, s in enumerate(r["seating"]) if s == spec]
         agents[spec] = {"deals": len(values), "mean_points": float(values.mean()),
                         "ci95": bootstrap_interval(values), "win_rate": float(np.mean(shares)) if shares else 0.0,
-                        "moons_shot": moons, "moons_suffered": suffered, "seat_games": int(sum(seats))}
+                        "moon_attempts": attempts, "moons_shot": moons, "moons_suffered": suffered,
+                        "seat_games": int(sum(seats))}
     pairs = {}
     for a, b in itertools.combinations(sorted(per_deal), 2):
         common = sorted(set(per_deal[a]) & set(per_deal[b]))
@@ -288,11 +309,12 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def format_summary(summary: dict[str, Any]) -> str:
     unit = summary.get("unit", "deal")
     lines = [f"{'agent':<28} {unit + 's':>6} {'points/' + unit:>12} {'95% interval':>18} {'wins':>6} "
-             f"{'moons':>6} {'suffered':>9}"]
+             f"{'moons/try':>9} {'suffered':>9}"]
     for spec, a in sorted(summary["agents"].items(), key=lambda kv: kv[1]["mean_points"]):
         lo, hi = a["ci95"]
+        moons = f"{a['moons_shot']}/{a['moon_attempts']}"
         lines.append(f"{spec:<28} {a['deals']:>6} {a['mean_points']:>12.3f} {f'[{lo:.3f}, {hi:.3f}]':>18} "
-                     f"{a['win_rate']:>6.1%} {a['moons_shot']:>6} {a['moons_suffered']:>9}")
+                     f"{a['win_rate']:>6.1%} {moons:>9} {a['moons_suffered']:>9}")
     for pair, p in summary["paired"].items():
         lo, hi = p["ci95"]
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
