@@ -200,8 +200,12 @@ def test_moon_attempts():
         legal = deal.legal_cards()
         deal.apply(legal[-1] if deal.current == 0 else legal[0])
     assert deal.moon_shooter == 0 and moon_attempts(deal) == [0]
-    split = Deal.random("standard(game=deal)", 3, pass_direction="hold")
-    split.playout(1)
-    if split.moon_shooter is None and sum(1 for s in range(4) if split.penalty_points(s)) > 1:
-        holders_at_3_4 = moon_attempts(split)
-        assert all(split.penalty_points(s) > 0 for s in holders_at_3_4)
+    # random play, seed 47: seat 0 held all 19 points taken by trick 10, then others took 7: a failed try
+    failed = Deal.random("sturtevant", 47)
+    failed.playout(47)
+    assert failed.moon_shooter is None and [failed.penalty_points(s) for s in range(4)] == [19, 6, 0, 1]
+    assert moon_attempts(failed) == [0]
+    # seed 0: points were already split by trick 10
+    split = Deal.random("sturtevant", 0)
+    split.playout(0)
+    assert [split.penalty_points(s) for s in range(4)] == [5, 0, 21, 0] and moon_attempts(split) == []
