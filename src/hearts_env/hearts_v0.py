@@ -143,7 +143,6 @@ game scores) with suit symbols ♣♦♥♠; the text comes from :mod:`hearts_en
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -156,6 +155,7 @@ from hearts_env.encoders import Encoder, make_encoder
 from hearts_env.engine import Deal, IllegalActionError
 from hearts_env.match import Match
 from hearts_env.render import render_deal
+from hearts_env.rewards import REWARD_SCHEMES, check_scheme, deal_end_rewards, final_rewards
 from hearts_env.rules import Rules, make_rules
 from hearts_env.views import SeatView
 
@@ -164,14 +164,6 @@ __all__ = ["ENV_ID", "REWARD_SCHEMES", "env", "raw_env"]
 ENV_ID = "hearts_env/hearts-v0"
 """The id under which :func:`env` is registered with PettingZoo (1.27+)."""
 
-REWARD_SCHEMES: dict[str, str] = {
-    "points": "−points of each deal, at the deal's end",
-    "openspiel": "penalty_total − points of each deal (OpenSpiel's returns), at the deal's end",
-    "zero_sum": "mean of the deal's points − own points, at the deal's end",
-    "dense": "−points of each trick to its winner; moon and bonus adjustments at the deal's end",
-    "win": "1/len(winners) to each winner at the episode's end, 0 otherwise",
-    "rank": "1 − 2·rank/3 at the episode's end (1, 1/3, −1/3, −1; ties averaged)",
-}
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 _OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
 
@@ -200,8 +192,7 @@ class raw_env(AECEnv):
                  illegal_action: str = "terminate", render_mode: str | None = None, **rule_overrides: Any):
         super().__init__()
         self.rules: Rules = make_rules(rules, **rule_overrides)
-        if reward not in REWARD_SCHEMES:
-            raise ValueError(f"unknown reward scheme {reward!r}; valid names: {', '.join(REWARD_SCHEMES)}")
+        check_scheme(reward)
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: "
                              f"{', '.join(ILLEGAL_ACTION_MODES)}")
@@ -371,30 +362,16 @@ class raw_env(AECEnv):
         scheme = self.reward_scheme
         rewards = self.rewards
         agents = self.possible_agents
-        if scheme == "points":
-            for s in range(4):
-                rewards[agents[s]] -= points[s]
-        elif scheme == "openspiel":
-            total = self.rules.penalty_total
-            for s in range(4):
-                rewards[agents[s]] += total - points[s]
-        elif scheme == "zero_sum":
-            mean = sum(points) / 4
-            for s in range(4):
-                rewards[agents[s]] += mean - points[s]
-        elif scheme == "dense":
-            paid = self._dense_paid
-            for s in range(4):
-                rewards[agents[s]] += -points[s] - paid[s]
+        for s, value in enumerate(deal_end_rewards(scheme, points, self.rules.penalty_total, self._dense_paid)):
+            rewards[agents[s]] += value
         self._last_points = tuple(points)
         self._last_moon = deal.moon_shooter
         self._dense_paid = [0, 0, 0, 0]
         if match.is_over:  # type: ignore[union-attr]
             self._winners = match.winners()  # type: ignore[union-attr]
             match.next_deal()  # type: ignore[union-attr]  # books the last deal's points
-            if scheme in ("win", "rank"):
-                for s, value in enumerate(_final_rewards(scheme, match.scores)):  # type: ignore[union-attr]
-                    rewards[agents[s]] += value
+            for s, value in enumerate(final_rewards(scheme, match.scores)):  # type: ignore[union-attr]
+                rewards[agents[s]] += value
             self._game_over = True
             self.terminations = dict.fromkeys(self.agents, True)
         else:
@@ -507,21 +484,6 @@ def _as_int(action: Any) -> int | None:
     if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
         return int(action.reshape(()))
     return None
-
-
-def _final_rewards(scheme: str, scores: Sequence[int]) -> list[float]:
-    """``win`` / ``rank`` rewards from final game scores (lower is better; ties shared)."""
-    low = min(scores)
-    if scheme == "win":
-        winners = [s for s in range(4) if scores[s] == low]
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(4)]
-    out = []
-    for s in range(4):
-        better = sum(1 for t in range(4) if scores[t] < scores[s])
-        tied = sum(1 for t in range(4) if scores[t] == scores[s])
-        mean_rank = better + (tied - 1) / 2
-        out.append(1.0 - 2.0 * mean_rank / 3.0)
-    return out
 
 
 def _register() -> None:
