@@ -5,7 +5,8 @@ Layers, each importing only the ones before it: :mod:`~hearts_env.cards` →
 :mod:`~hearts_env.views` → :mod:`~hearts_env.encoders` → :mod:`~hearts_env.hearts_v0`.
 """
 
-from hearts_env import hearts_v0  # registers "hearts_env/hearts-v0" with PettingZoo
+# Importing these registers "hearts_env/hearts-v0" with PettingZoo and "hearts_env/Hearts-v0" with Gymnasium.
+from hearts_env import hearts_v0, single_agent
 from hearts_env.engine import Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
@@ -13,4 +14,4 @@ from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
 __version__ = "0.1.0"
 
 __all__ = ["PRESETS", "Deal", "DealError", "IllegalActionError", "Match", "Phase", "Rules", "RulesError",
-           "__version__", "hearts_v0", "make_rules"]
+           "__version__", "hearts_v0", "make_rules", "single_agent"]
