@@ -109,3 +109,10 @@ def test_callable_opponents_and_self_play_hook():
     assert len(calls) > 2 * before - 1  # two seats now call the policy
     with pytest.raises(ValueError, match="three"):
         gymnasium.make("hearts_env/Hearts-v0", opponents=["random", "random"])
+
+
+@pytest.mark.parametrize("dict_obs", [False, True])
+def test_sb3_check_env(dict_obs):
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    sb3_check_env(gymnasium.make("hearts_env/Hearts-v0", dict_obs=dict_obs).unwrapped, warn=True)
