@@ -159,6 +159,42 @@ def encoder_costs(seconds: float) -> None:
                       f" = {us / step_us:5.2f}x the step")
 
 
+# --- batched engine -------------------------------------------------------------------------
+def vector_plays(size: int) -> Callable[[], int]:
+    """Card plays/s (passes included) of hearts_env.vector at batch size ``size``, random legal play."""
+    from hearts_env.vector import VectorDeals
+
+    rules = make_rules("openspiel")
+    rng = np.random.default_rng(0)
+
+    def run() -> int:
+        tables = VectorDeals.random(rules, size, rng)
+        steps = 0
+        while not tables.done.all():
+            active = int((~tables.done).sum())
+            tables.step(tables.random_actions(rng))
+            steps += active
+        return steps
+
+    return run
+
+
+def scalar_plays() -> Callable[[], int]:
+    rules = make_rules("openspiel")
+    rng = np.random.default_rng(0)
+    prng = random.Random(0)
+
+    def run() -> int:
+        steps = 0
+        for _ in range(200):
+            deal = Deal.random(rules, rng)
+            deal.playout(prng)
+            steps += len(deal.history)
+        return steps
+
+    return run
+
+
 # --- environments -------------------------------------------------------------------------
 def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[], int]:
     """Steps/s of a PettingZoo AEC env under random legal play (mask-sampled), resets included."""
@@ -187,7 +223,7 @@ def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[],
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "encoders", "env"], help="run one group only")
+    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env"], help="run one group only")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
     if args.only in (None, "engine"):
@@ -195,6 +231,10 @@ def main(argv: list[str] | None = None) -> None:
                 "/s", "OpenSpiel, Python loop", args.seconds)
         compare("engine: random play, Deal.playout (deals/s)", engine_playout(), openspiel_python_loop(),
                 "/s", "OpenSpiel, Python loop", args.seconds)
+    if args.only in (None, "vector"):
+        for size in (1, 64, 1024, 16384):
+            compare(f"vector engine, B={size} (card plays/s)", vector_plays(size), scalar_plays(),
+                    "/s", "scalar Deal.playout", args.seconds / 2, rounds=2)
     if args.only in (None, "encoders"):
         encoder_costs(args.seconds)
     if args.only in (None, "env"):

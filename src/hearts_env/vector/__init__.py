@@ -1,0 +1,252 @@
+"""Batched NumPy engine: B tables stepping in lockstep over uint64 card masks.
+
+>>> import numpy as np
+>>> from hearts_env.vector import VectorDeals
+>>> tables = VectorDeals.random("openspiel", 8, np.random.default_rng(0))
+>>> rng = np.random.default_rng(1)
+>>> while not tables.done.all():
+...     tables.step(tables.random_actions(rng))
+>>> bool((tables.points.sum(axis=1) % 26 == 0).all())
+True
+
+Every table follows exactly the scalar engine's rules (:class:`~hearts_env.engine.Deal`; a test
+compares masks, trick winners and points deal by deal). ``step(cards)`` takes one card id per
+table for the seat to act there; finished tables ignore their entry (pass ``-1``). Passing is
+one card per step, seats 0..3 in order, as in the scalar engine, so tables with and without
+passing can share a batch. State arrays are public (read-only by convention) for batch encoders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from hearts_env.cards import CLUBS, HEARTS, SPADES
+from hearts_env.engine import IllegalActionError
+from hearts_env.rules import Rules, make_rules
+
+U64 = np.uint64
+
+
+class VectorDeals:
+    """B deals under one Rules object (see the module docstring)."""
+
+    def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
+                 dealers: np.ndarray | Sequence[int] | int = 3):
+        self.rules = rules = make_rules(rules)
+        deck = rules.deck_obj
+        hands = np.asarray(hands, dtype=U64)
+        if hands.ndim != 2 or hands.shape[1] != 4:
+            raise ValueError(f"hands must have shape (B, 4), got {hands.shape}")
+        b = self.size = hands.shape[0]
+        self.n = deck.size
+        self.rps = deck.ranks_per_suit
+        self.hand_size = deck.hand_size
+        self.suit_masks = np.array([deck.suit_mask(s) for s in range(4)], dtype=U64)
+        self.suit_mask_of = self.suit_masks[np.arange(self.n) // self.rps]
+        self.hearts = U64(deck.suit_mask(HEARTS))
+        qs = deck.card(SPADES, "Q")
+        self.qs_bit = U64(1 << qs)
+        jc = U64(1 << deck.card(CLUBS, "J"))
+        self.jd_bit = U64(1 << deck.card(1, "J"))
+        self.jc_bit = jc
+        self.penalty_mask = ((self.hearts if rules.heart_points else U64(0))
+                             | (self.qs_bit if rules.queen_of_spades_points else U64(0))
+                             | (jc if rules.jack_of_clubs_points else U64(0)))
+        self.first_allowed = U64(deck.full_mask) & ~(self.hearts | self.qs_bit
+                                                     | (jc if rules.jack_of_clubs_points else U64(0)))
+        self.breaks = self.hearts | (self.qs_bit if rules.qs_breaks_hearts else U64(0))
+        self.bits = U64(1) << np.arange(self.n, dtype=U64)
+        self.pass_count = rules.pass_count if rules.has_passing else 0
+        self._rows = np.arange(b)
+
+        self.hands = hands.copy()
+        self.dealt = hands.copy()
+        directions = np.asarray(pass_directions, dtype=np.int8) % 4
+        self.pass_direction = directions if self.pass_count else np.zeros(b, np.int8)
+        self.dealer = np.broadcast_to(np.asarray(dealers, dtype=np.int8), (b,)).copy()
+        self.passed = np.zeros((b, 4), U64)
+        self.phase = np.where(self.pass_direction != 0, 0, 1).astype(np.int8)  # 0 pass, 1 play, 2 done
+        self.current = np.zeros(b, np.int8)
+        self.leader = np.zeros(b, np.int8)
+        self.trick = np.full((b, 4), -1, np.int16)
+        self.trick_count = np.zeros(b, np.int8)
+        self.trick_mask = np.zeros(b, U64)
+        self.led_mask = np.zeros(b, U64)
+        self.trick_index = np.zeros(b, np.int8)
+        self.hearts_broken = np.full(b, not rules.must_break_hearts)
+        self.taken = np.zeros((b, 4), U64)
+        self.tricks_won = np.zeros((b, 4), np.int8)
+        self.voids = np.zeros((b, 4), np.uint8)
+        self.trick_winners = np.full((b, self.hand_size), -1, np.int8)
+        self.points = np.zeros((b, 4), np.int16)
+        self.moon_shooter = np.full(b, -1, np.int8)
+        self._start_play(self.phase == 1)
+
+    @classmethod
+    def random(cls, rules: Rules | str, size: int, rng: np.random.Generator,
+               pass_directions: np.ndarray | Sequence[int] | int | None = None) -> VectorDeals:
+        """``size`` shuffled deals; pass directions drawn for ``passing="random"``, else the schedule's first."""
+        rules = make_rules(rules)
+        deck = rules.deck_obj
+        order = np.argsort(rng.random((size, deck.size)), axis=1)
+        bits = (U64(1) << order.astype(U64)).reshape(size, 4, deck.hand_size)
+        hands = np.bitwise_or.reduce(bits, axis=2)
+        if pass_directions is None:
+            schedule = rules.pass_schedule
+            pass_directions = rng.integers(0, 4, size) if schedule is None else np.full(size, schedule[0])
+        return cls(rules, hands, np.broadcast_to(np.asarray(pass_directions), (size,)))
+
+    @property
+    def done(self) -> np.ndarray:
+        return self.phase == 2
+
+    def _start_play(self, which: np.ndarray) -> None:
+        if not which.any():
+            return
+        if self.rules.opening_lead == "lowest_club":
+            first = np.argmax((self.hands & U64(1)) != 0, axis=1).astype(np.int8)
+        else:
+            first = ((self.dealer + 1) % 4).astype(np.int8)
+        self.current = np.where(which, first, self.current).astype(np.int8)
+        self.leader = np.where(which, first, self.leader).astype(np.int8)
+        self.phase = np.where(which, 1, self.phase).astype(np.int8)
+
+    def legal_masks(self) -> np.ndarray:
+        """(B,) uint64: the cards the seat to act may pass or play at each table (0 when done)."""
+        r = self.rules
+        rows = self._rows
+        hand = self.hands[rows, self.current]
+        passing = self.phase == 0
+        leading = self.trick_count == 0
+        first = self.trick_index == 0
+        res = hand.copy()
+        lead = np.where(self.hearts_broken, hand, hand & ~self.hearts)
+        lead_ok = lead != 0
+        if r.can_lead_hearts_instead_of_qs:
+            lead_ok &= lead != self.qs_bit
+        np.copyto(res, lead, where=leading & lead_ok)
+        if r.no_pts_on_first_trick:
+            safe = hand & self.first_allowed
+            np.copyto(res, safe, where=first & (safe != 0))
+        if r.opening_lead == "lowest_club":
+            opening = hand & self.suit_masks[CLUBS] if r.can_lead_any_club else np.full_like(hand, U64(1))
+            np.copyto(res, opening, where=leading & first)
+        follow = hand & self.led_mask
+        np.copyto(res, follow, where=~leading & (follow != 0))
+        np.copyto(res, hand & ~self.passed[rows, self.current], where=passing)
+        res[self.phase == 2] = 0
+        return res
+
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """(B,) a uniformly random legal card per table (-1 where done)."""
+        legal = self.legal_masks()
+        has = (legal[:, None] & self.bits) != 0
+        keys = np.where(has, rng.random(has.shape), -1.0)
+        cards = keys.argmax(axis=1)
+        return np.where(legal != 0, cards, -1)
+
+    def step(self, cards: np.ndarray) -> None:
+        """Each unfinished table's seat to act passes or plays ``cards[i]``; raises
+        :class:`IllegalActionError` naming the first offending table if any card is illegal."""
+        cards = np.asarray(cards, dtype=np.int64)
+        active = self.phase != 2
+        legal = self.legal_masks()
+        bit = np.where(active, U64(1) << np.clip(cards, 0, self.n - 1).astype(U64), U64(0))
+        bad = active & ((cards < 0) | (cards >= self.n) | ((legal & bit) == 0))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            from hearts_env.cards import format_cards
+
+            raise IllegalActionError(f"table {i}: card {int(cards[i])} is not legal for seat {int(self.current[i])}; "
+                                     f"legal cards: {format_cards(int(legal[i]), self.rules.deck_obj)} "
+                                     f"({int(bad.sum())} table(s) with illegal cards)", seat=int(self.current[i]),
+                                     card=int(cards[i]), rule="vector", legal=[])
+        cur = self.current.astype(np.intp)
+        passing = active & (self.phase == 0)
+        if passing.any():
+            p = np.flatnonzero(passing)
+            self.passed[p, cur[p]] |= bit[p]
+            full = np.bitwise_count(self.passed[p, cur[p]]) == self.pass_count
+            self.current[p[full]] += 1
+            ended = p[full & (self.current[p] == 4)]
+            if len(ended):
+                self._exchange(ended)
+        playing = np.flatnonzero(active & ~passing)
+        if len(playing):
+            self._play(playing, cards[playing], bit[playing], cur[playing])
+
+    def _exchange(self, tables: np.ndarray) -> None:
+        passed = self.passed[tables]
+        hands = self.hands[tables] & ~passed
+        d = self.pass_direction[tables].astype(np.intp)
+        for s in range(4):
+            hands[np.arange(len(tables)), (s + d) % 4] |= passed[:, s]
+        self.hands[tables] = hands
+        which = np.zeros(self.size, bool)
+        which[tables] = True
+        self._start_play(which)
+
+    def _play(self, t: np.ndarray, cards: np.ndarray, bit: np.ndarray, seat: np.ndarray) -> None:
+        self.hands[t, seat] ^= bit
+        count = self.trick_count[t].astype(np.intp)
+        self.trick[t, count] = cards
+        self.hearts_broken[t] |= (bit & self.breaks) != 0
+        leading = count == 0
+        self.led_mask[t] = np.where(leading, self.suit_mask_of[cards], self.led_mask[t])
+        off = ~leading & ((bit & self.led_mask[t]) == 0)
+        if off.any():
+            led_suit = self.trick[t[off], 0] // self.rps
+            self.voids[t[off], seat[off]] |= (np.uint8(1) << led_suit.astype(np.uint8))
+        self.trick_mask[t] = np.where(leading, bit, self.trick_mask[t] | bit)
+        self.trick_count[t] += 1
+        self.current[t] = (seat + 1) % 4
+        complete = t[self.trick_count[t] == 4]
+        if len(complete):
+            self._finish_tricks(complete)
+
+    def _finish_tricks(self, t: np.ndarray) -> None:
+        cards = self.trick[t]
+        led = cards[:, :1] // self.rps
+        ranked = np.where(cards // self.rps == led, cards, -1)
+        winner = ((self.leader[t] + ranked.argmax(axis=1)) % 4).astype(np.int8)
+        self.taken[t, winner] |= self.trick_mask[t]
+        self.tricks_won[t, winner] += 1
+        self.trick_winners[t, self.trick_index[t]] = winner
+        self.trick_index[t] += 1
+        self.trick[t] = -1
+        self.trick_count[t] = 0
+        self.trick_mask[t] = 0
+        self.led_mask[t] = 0
+        self.leader[t] = winner
+        self.current[t] = winner
+        over = t[self.trick_index[t] == self.hand_size]
+        if len(over):
+            self._score(over)
+
+    def _score(self, t: np.ndarray) -> None:
+        r = self.rules
+        taken = self.taken[t]
+        points = (np.bitwise_count(taken & self.hearts).astype(np.int16) * r.heart_points
+                  + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
+                  + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)).astype(np.int16)
+        moon = (taken & self.penalty_mask) == self.penalty_mask if r.moon != "off" else np.zeros_like(taken, bool)
+        has_moon = moon.any(axis=1)
+        shooter = np.where(has_moon, moon.argmax(axis=1), -1)
+        if has_moon.any():
+            n = r.penalty_total
+            mode = r.moon
+            if mode == "shooter_choice":  # one-deal batches: the shooter's choice is adding to the others
+                mode = "add_to_others"
+            one_hot = np.arange(4)[None, :] == shooter[:, None]
+            moon_points = (np.where(one_hot, 0, n) if mode == "add_to_others" else np.where(one_hot, -n, 0))
+            points = np.where(has_moon[:, None], moon_points, points).astype(np.int16)
+        if r.jd_bonus:
+            points -= np.where(taken & self.jd_bit, r.jd_bonus_points, 0).astype(np.int16)
+        if r.avoid_all_tricks_bonus:
+            points -= np.where((self.tricks_won[t] == 0) & ~has_moon[:, None], r.avoid_all_tricks_points,
+                               0).astype(np.int16)
+        self.points[t] = points
+        self.moon_shooter[t] = shooter
+        self.phase[t] = 2
