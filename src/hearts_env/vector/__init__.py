@@ -140,12 +140,19 @@ class VectorDeals:
         return res
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """(B,) a uniformly random legal card per table (-1 where done)."""
-        legal = self.legal_masks()
-        has = (legal[:, None] & self.bits) != 0
-        keys = np.where(has, rng.random(has.shape), -1.0)
-        cards = keys.argmax(axis=1)
-        return np.where(legal != 0, cards, -1)
+        """(B,) a uniformly random legal card per table (-1 where done): the k-th legal card for a
+        uniform k, found by clearing the k lowest set bits."""
+        m = self.legal_masks()
+        k = (rng.random(self.size) * np.bitwise_count(m)).astype(np.int64)
+        one = U64(1)
+        for _ in range(int(k.max(initial=0))):
+            step = k > 0
+            np.copyto(m, m & (m - one), where=step)
+            k -= step
+        low = m & (~m + one)
+        with np.errstate(divide="ignore"):
+            cards = np.log2(low.astype(np.float64))  # exact: low is a power of two below 2**52
+        return np.where(low != 0, cards, -1).astype(np.int64)
 
     def step(self, cards: np.ndarray) -> None:
         """Each unfinished table's seat to act passes or plays ``cards[i]``; raises
