@@ -66,7 +66,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     """
     seating = seatings(len(specs))[seating_index]
     match = Match(rules, seed=np.random.default_rng([seed, deal_index]))
-    agents = [make_agent(specs[i]) for i in seating]
+    agents = [_agent(specs[i], seat) for seat, i in enumerate(seating)]
     error = None
     details = []
     while error is None:
@@ -92,6 +92,18 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
             "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
             "error": error, "version": __version__, "deals": details}
+
+
+_AGENTS: dict[tuple[str, int], Any] = {}
+
+
+def _agent(spec: str, seat: int) -> Any:
+    """One agent per (spec, seat) in each worker process, reset before every deal: building an
+    agent can be costly (an SB3 model loads its zip), playing a deal with it is not."""
+    agent = _AGENTS.get((spec, seat))
+    if agent is None:
+        agent = _AGENTS[(spec, seat)] = make_agent(spec)
+    return agent
 
 
 def _move(agents: Sequence[Any], deal: Deal, limit: float | None) -> dict[str, Any] | None:
