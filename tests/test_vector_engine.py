@@ -21,14 +21,19 @@ def _rules(preset, seed):
     return rules
 
 
+BACKENDS = ["numpy", "numba"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("preset", ["standard", "openspiel", "sturtevant", "dutch"])
 @pytest.mark.parametrize("seed", range(4))
-def test_vector_equals_scalar(preset, seed):
+def test_vector_equals_scalar(preset, seed, backend):
     rules = _rules(preset, seed)
     rng = np.random.default_rng(seed)
     size = 64
     directions = np.arange(size) % 4 if rules.has_passing else np.zeros(size, int)
-    tables = VectorDeals.random(rules, size, rng, pass_directions=directions)
+    tables = VectorDeals.random(rules, size, rng, pass_directions=directions, backend=backend)
+    assert tables.backend == backend
     scalars = [Deal.from_hands(rules, [int(h) for h in tables.hands[i]], pass_direction=int(directions[i]))
                for i in range(size)]
     policy = np.random.default_rng(seed + 100)
@@ -50,14 +55,78 @@ def test_vector_equals_scalar(preset, seed):
         assert (deal.moon_shooter if deal.moon_shooter is not None else -1) == tables.moon_shooter[i]
         assert [int(v) for v in tables.voids[i]] == deal.voids
         assert [int(t) for t in tables.taken[i]] == deal.taken
+        assert [int(t) for t in tables.played_by[i]] == deal.played_by
 
 
-def test_illegal_card_names_the_table():
-    tables = VectorDeals.random("standard(game=deal)", 4, np.random.default_rng(0), pass_directions=0)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_illegal_card_names_the_table_and_moves_nothing(backend):
+    tables = VectorDeals.random("standard(game=deal)", 4, np.random.default_rng(0), pass_directions=0,
+                                backend=backend)
+    before = tables.hands.copy()
     actions = tables.random_actions(np.random.default_rng(1))
     actions[2] = 51 if actions[2] != 51 else 50
-    with pytest.raises(IllegalActionError, match="table 2"):
+    with pytest.raises(IllegalActionError, match="table 2") as err:
         tables.step(actions)
+    assert err.value.legal and actions[2] not in err.value.legal
+    assert (tables.hands == before).all()
+
+
+@pytest.mark.parametrize("preset", ["standard", "openspiel", "dutch"])
+def test_backends_agree_on_random_play(preset):
+    """The same seed drives both backends through the same deals, card for card."""
+    runs = []
+    for backend in BACKENDS:
+        tables = VectorDeals.random(preset, 256, np.random.default_rng(5), backend=backend)
+        rng = np.random.default_rng(6)
+        cards = []
+        while not tables.done.all():
+            cards.append(tables.random_step(rng))
+        runs.append((np.array(cards), tables.points.copy()))
+    assert (runs[0][0] == runs[1][0]).all() and (runs[0][1] == runs[1][1]).all()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("opponents", ["random", "greedy"])
+def test_advance_stops_at_the_learner(backend, opponents):
+    if backend == "numpy" and opponents == "greedy":
+        tables = VectorDeals.random("standard", 8, np.random.default_rng(0), backend=backend)
+        with pytest.raises(NotImplementedError, match="Numba"):
+            tables.advance(np.zeros(8, np.int8), opponents, np.random.default_rng(0))
+        return
+    tables = VectorDeals.random("standard", 128, np.random.default_rng(1), backend=backend)
+    learner = np.random.default_rng(2).integers(0, 4, 128).astype(np.int8)
+    rng = np.random.default_rng(3)
+    while True:
+        tables.advance(learner, opponents, rng)
+        assert ((tables.current == learner) | tables.done).all()
+        if tables.done.all():
+            break
+        tables.step(np.where(tables.done, -1, tables.random_actions(rng)))
+    assert (tables.points.sum(axis=1) % 26 == 0).all()
+
+
+@pytest.mark.parametrize("preset", ["standard", "openspiel", "dutch"])
+def test_vectorized_greedy_is_the_greedy_agent(preset):
+    from hearts_env.agents import make_agent
+    from hearts_env.views import SeatView
+
+    rules = _rules(preset, 7)
+    tables = VectorDeals.random(rules, 64, np.random.default_rng(8), backend="numba")
+    scalars = [Deal.from_hands(rules, [int(h) for h in tables.hands[i]], pass_direction=int(tables.pass_direction[i]))
+               for i in range(64)]
+    greedy = make_agent("greedy")
+    greedy.reset(rules, 0, 0)
+    while not tables.done.all():
+        choice = tables.greedy_actions()
+        for i, deal in enumerate(scalars):
+            if not deal.is_over:
+                view = SeatView.of(deal, deal.current)
+                greedy.seat = deal.current
+                assert choice[i] == greedy.act(view), (i, deal.history)
+        tables.step(choice)
+        for i, deal in enumerate(scalars):
+            if not deal.is_over:
+                deal.apply(int(choice[i]))
 
 
 def test_random_actions_are_uniform_over_legal_cards():

@@ -14,6 +14,10 @@ compares masks, trick winners and points deal by deal). ``step(cards)`` takes on
 table for the seat to act there; finished tables ignore their entry (pass ``-1``). Passing is
 one card per step, seats 0..3 in order, as in the scalar engine, so tables with and without
 passing can share a batch. State arrays are public (read-only by convention) for batch encoders.
+
+Two backends give identical results: ``"numba"`` runs compiled per-table loops
+(:mod:`hearts_env.vector._kernels`, needs the ``search`` extra) and ``"numpy"`` runs whole-batch
+array operations; ``backend="auto"`` (the default) takes Numba when it is installed.
 """
 
 from __future__ import annotations
@@ -22,9 +26,24 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hearts_env.cards import CLUBS, HEARTS, SPADES
+from hearts_env.cards import CLUBS, HEARTS, SPADES, format_cards
 from hearts_env.engine import IllegalActionError
 from hearts_env.rules import Rules, make_rules
+from hearts_env.vector import _kernels
+
+BACKENDS = ("auto", "numba", "numpy")
+
+
+def resolve_backend(backend: str) -> object | None:
+    """The compiled kernels for ``backend`` (None means the NumPy backend)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r} is not valid; valid values: {', '.join(BACKENDS)}")
+    if backend == "numpy":
+        return None
+    jit = _kernels.compiled()
+    if jit is None and backend == "numba":
+        raise ImportError("backend='numba' needs Numba: pip install 'hearts-env[search]' (or use backend='numpy')")
+    return jit
 
 U64 = np.uint64
 
@@ -33,8 +52,11 @@ class VectorDeals:
     """B deals under one Rules object (see the module docstring)."""
 
     def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
-                 dealers: np.ndarray | Sequence[int] | int = 3):
+                 dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto"):
         self.rules = rules = make_rules(rules)
+        self._jit = resolve_backend(backend)
+        self.backend = "numpy" if self._jit is None else "numba"
+        self._k, self._p = _kernels.constants(rules)
         deck = rules.deck_obj
         hands = np.asarray(hands, dtype=U64)
         if hands.ndim != 2 or hands.shape[1] != 4:
@@ -67,6 +89,7 @@ class VectorDeals:
         self.pass_direction = directions if self.pass_count else np.zeros(b, np.int8)
         self.dealer = np.broadcast_to(np.asarray(dealers, dtype=np.int8), (b,)).copy()
         self.passed = np.zeros((b, 4), U64)
+        self.played_by = np.zeros((b, 4), U64)
         self.phase = np.where(self.pass_direction != 0, 0, 1).astype(np.int8)  # 0 pass, 1 play, 2 done
         self.current = np.zeros(b, np.int8)
         self.leader = np.zeros(b, np.int8)
@@ -86,7 +109,7 @@ class VectorDeals:
 
     @classmethod
     def random(cls, rules: Rules | str, size: int, rng: np.random.Generator,
-               pass_directions: np.ndarray | Sequence[int] | int | None = None) -> VectorDeals:
+               pass_directions: np.ndarray | Sequence[int] | int | None = None, backend: str = "auto") -> VectorDeals:
         """``size`` shuffled deals; pass directions drawn for ``passing="random"``, else the schedule's first."""
         rules = make_rules(rules)
         deck = rules.deck_obj
@@ -96,7 +119,14 @@ class VectorDeals:
         if pass_directions is None:
             schedule = rules.pass_schedule
             pass_directions = rng.integers(0, 4, size) if schedule is None else np.full(size, schedule[0])
-        return cls(rules, hands, np.broadcast_to(np.asarray(pass_directions), (size,)))
+        return cls(rules, hands, np.broadcast_to(np.asarray(pass_directions), (size,)), backend=backend)
+
+    def _state(self) -> tuple[np.ndarray, ...]:
+        """The state arrays in the order the kernels unpack them."""
+        return (self.hands, self.passed, self.played_by, self.phase, self.current, self.leader, self.trick,
+                self.trick_count, self.trick_mask, self.led_mask, self.trick_index, self.hearts_broken, self.taken,
+                self.tricks_won, self.voids, self.trick_winners, self.points, self.moon_shooter,
+                self.pass_direction, self.dealer)
 
     @property
     def done(self) -> np.ndarray:
@@ -115,6 +145,10 @@ class VectorDeals:
 
     def legal_masks(self) -> np.ndarray:
         """(B,) uint64: the cards the seat to act may pass or play at each table (0 when done)."""
+        if self._jit is not None:
+            masks = np.zeros(self.size, U64)
+            self._drive(_kernels.LEGAL, masks=masks)
+            return masks
         r = self.rules
         rows = self._rows
         hand = self.hands[rows, self.current]
@@ -140,36 +174,87 @@ class VectorDeals:
         return res
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """(B,) a uniformly random legal card per table (-1 where done): the k-th legal card for a
-        uniform k, found by clearing the k lowest set bits."""
-        m = self.legal_masks()
-        k = (rng.random(self.size) * np.bitwise_count(m)).astype(np.int64)
-        one = U64(1)
-        for _ in range(int(k.max(initial=0))):
-            step = k > 0
-            np.copyto(m, m & (m - one), where=step)
-            k -= step
-        low = m & (~m + one)
-        with np.errstate(divide="ignore"):
-            cards = np.log2(low.astype(np.float64))  # exact: low is a power of two below 2**52
-        return np.where(low != 0, cards, -1).astype(np.int64)
+        """(B,) a uniformly random legal card per table (-1 where done): the k-th legal card for
+        ``k = floor(u * count)``, ``u`` one uniform draw per table."""
+        return kth_cards(self.legal_masks(), rng.random(self.size))
 
-    def step(self, cards: np.ndarray) -> None:
-        """Each unfinished table's seat to act passes or plays ``cards[i]``; raises
-        :class:`IllegalActionError` naming the first offending table if any card is illegal."""
+    def random_step(self, rng: np.random.Generator) -> np.ndarray:
+        """``step(random_actions(rng))`` in one pass (fused in the Numba backend); returns the cards."""
+        uniforms = rng.random(self.size)
+        if self._jit is None:
+            cards = kth_cards(self.legal_masks(), uniforms)
+            self.step(cards)
+            return cards
+        out = np.full(self.size, -1, np.int64)
+        self._drive(_kernels.RANDOM_PLAY, uniforms=uniforms[:, None], out=out)
+        return out
+
+    def greedy_actions(self) -> np.ndarray:
+        """(B,) the card paper 002's greedy player (``"greedy"``) picks at each table (-1 where done).
+        Numba backend only."""
+        self._require_jit("the vectorized greedy player")
+        out = np.full(self.size, -1, np.int64)
+        self._drive(_kernels.GREEDY_CHOICE, out=out)
+        return out
+
+    def advance(self, learner: np.ndarray, opponents: str, rng: np.random.Generator) -> np.ndarray:
+        """Let the other seats play (``"random"`` or ``"greedy"``) at every table until seat
+        ``learner[i]`` is to act or the deal is over; returns the number of cards played per table."""
+        learner = np.asarray(learner, dtype=np.int8)
+        most = max(6, 3 * self.pass_count + 3)  # opponents' decisions between two of the learner's
+        uniforms = rng.random((self.size, most)) if opponents == "random" else np.zeros((self.size, 1))
+        if opponents not in ("random", "greedy"):
+            raise ValueError(f"vectorized opponents must be 'random' or 'greedy', got {opponents!r}")
+        if self._jit is not None:
+            counts = np.zeros(self.size, np.int64)
+            mode = _kernels.ADVANCE_RANDOM if opponents == "random" else _kernels.ADVANCE_GREEDY
+            self._drive(mode, uniforms=uniforms, learner=learner, out=counts)
+            return counts
+        if opponents == "greedy":
+            self._require_jit("the vectorized greedy player")
+        counts = np.zeros(self.size, np.int64)
+        while True:
+            waiting = (self.phase != 2) & (self.current != learner)
+            if not waiting.any():
+                return counts
+            cards = kth_cards(self.legal_masks(), uniforms[np.arange(self.size), np.minimum(counts, most - 1)])
+            self.step(np.where(waiting, cards, -1), only=waiting)
+            counts += waiting
+
+    _NO_INT = np.zeros(1, np.int64)
+    _NO_U64 = np.zeros(1, U64)
+    _NO_FLOAT = np.zeros((1, 1))
+    _NO_SEAT = np.zeros(1, np.int8)
+
+    def _drive(self, mode: int, cards: np.ndarray = _NO_INT, uniforms: np.ndarray = _NO_FLOAT,
+               learner: np.ndarray = _NO_SEAT, out: np.ndarray = _NO_INT, masks: np.ndarray = _NO_U64) -> int:
+        return int(self._jit(self._state(), self._k, self._p, mode, cards, uniforms, learner, out, masks))
+
+    def _require_jit(self, what: str) -> None:
+        if self._jit is None:
+            raise NotImplementedError(f"{what} needs the Numba backend: pip install 'hearts-env[search]'")
+
+    def step(self, cards: np.ndarray, only: np.ndarray | None = None) -> None:
+        """Each unfinished table's seat to act passes or plays ``cards[i]`` (tables outside the
+        boolean ``only``, when given, are left alone); raises :class:`IllegalActionError` naming the
+        first offending table if any card is illegal, and then no table moves."""
         cards = np.asarray(cards, dtype=np.int64)
-        active = self.phase != 2
+        if cards.shape != (self.size,):
+            raise ValueError(f"step needs one card per table: shape ({self.size},), got {cards.shape}")
+        if only is not None:
+            cards = np.where(only | (self.phase == 2), cards, -2)
+        if self._jit is not None:
+            bad = self._drive(_kernels.CHECK, cards=cards)
+            if bad >= 0:
+                self._raise_illegal(bad, cards, self.legal_masks())
+            self._drive(_kernels.PLAY, cards=cards)
+            return
+        active = (self.phase != 2) & (cards != -2)
         legal = self.legal_masks()
         bit = np.where(active, U64(1) << np.clip(cards, 0, self.n - 1).astype(U64), U64(0))
         bad = active & ((cards < 0) | (cards >= self.n) | ((legal & bit) == 0))
         if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            from hearts_env.cards import format_cards
-
-            raise IllegalActionError(f"table {i}: card {int(cards[i])} is not legal for seat {int(self.current[i])}; "
-                                     f"legal cards: {format_cards(int(legal[i]), self.rules.deck_obj)} "
-                                     f"({int(bad.sum())} table(s) with illegal cards)", seat=int(self.current[i]),
-                                     card=int(cards[i]), rule="vector", legal=[])
+            self._raise_illegal(int(np.flatnonzero(bad)[0]), cards, legal)
         cur = self.current.astype(np.intp)
         passing = active & (self.phase == 0)
         if passing.any():
@@ -184,6 +269,13 @@ class VectorDeals:
         if len(playing):
             self._play(playing, cards[playing], bit[playing], cur[playing])
 
+    def _raise_illegal(self, i: int, cards: np.ndarray, legal: np.ndarray) -> None:
+        seat = int(self.current[i])
+        names = format_cards(int(legal[i]), self.rules.deck_obj)
+        raise IllegalActionError(f"table {i}: card {int(cards[i])} is not legal for seat {seat}; legal cards: {names}",
+                                 seat=seat, card=int(cards[i]), rule="vector",
+                                 legal=[c for c in range(self.n) if int(legal[i]) >> c & 1])
+
     def _exchange(self, tables: np.ndarray) -> None:
         passed = self.passed[tables]
         hands = self.hands[tables] & ~passed
@@ -197,6 +289,7 @@ class VectorDeals:
 
     def _play(self, t: np.ndarray, cards: np.ndarray, bit: np.ndarray, seat: np.ndarray) -> None:
         self.hands[t, seat] ^= bit
+        self.played_by[t, seat] |= bit
         count = self.trick_count[t].astype(np.intp)
         self.trick[t, count] = cards
         self.hearts_broken[t] |= (bit & self.breaks) != 0
@@ -257,3 +350,18 @@ class VectorDeals:
         self.points[t] = points
         self.moon_shooter[t] = shooter
         self.phase[t] = 2
+
+
+def kth_cards(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
+    """(B,) the ``floor(u * popcount)``-th lowest card of each mask (-1 for an empty mask)."""
+    m = masks.copy()
+    k = (uniforms * np.bitwise_count(m)).astype(np.int64)
+    one = U64(1)
+    for _ in range(int(k.max(initial=0))):
+        step = k > 0
+        np.copyto(m, m & (m - one), where=step)
+        k -= step
+    low = m & (~m + one)
+    with np.errstate(divide="ignore"):
+        cards = np.log2(low.astype(np.float64))  # exact: low is a power of two below 2**52
+    return np.where(low != 0, cards, -1).astype(np.int64)

@@ -1,0 +1,364 @@
+"""Per-table loops of the batched engine, compiled by Numba (the ``search`` extra) when installed.
+
+One table at a time, the same rules as :class:`~hearts_env.engine.Deal` (the equivalence tests
+compare both backends with the scalar engine). Every mask is ``uint64`` and every constant
+mixed with one is ``uint64`` too: Numba turns ``uint64 op int64`` into a float.
+
+Constants travel in two arrays built by :func:`constants`: ``K`` (uint64 masks and counts) and
+``P`` (int64 point values). The hot path lives in one function, :func:`drive`, whose mode says
+what to do per table: Numba passes each array argument of a call with reference counting, which
+costs more than the rules themselves, so only rare events (exchanging passes, scoring) call out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES
+from hearts_env.rules import Rules
+
+# K slots
+N, RPS, HAND_SIZE, PASS_COUNT, HEARTS_M, CLUBS_M, QS_BIT, JC_BIT, JD_BIT, PENALTY, FIRST_ALLOWED, BREAKS, FLAGS, \
+    SUIT0, GREEDY_PENALTY, KS_BIT, AS_BIT, SPADES_M = range(18)
+# FLAGS bits
+NO_PTS_FIRST, LOWEST_CLUB, ANY_CLUB, HEARTS_FOR_QS, JD_BONUS, AVOID_BONUS = 1, 2, 4, 8, 16, 32
+# P slots
+HEART_PTS, QS_PTS, JC_PTS, MOON, PENALTY_TOTAL, JD_PTS, AVOID_PTS = range(7)
+
+# modes of drive()
+LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY = range(7)
+
+
+def constants(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """The ``K`` and ``P`` arrays of ``rules``."""
+    deck = rules.deck_obj
+    hearts = deck.suit_mask(HEARTS)
+    qs = 1 << deck.card(SPADES, "Q")
+    jc = 1 << deck.card(CLUBS, "J")
+    penalty = (hearts if rules.heart_points else 0) | (qs if rules.queen_of_spades_points else 0) \
+        | (jc if rules.jack_of_clubs_points else 0)
+    flags = ((NO_PTS_FIRST if rules.no_pts_on_first_trick else 0)
+             | (LOWEST_CLUB if rules.opening_lead == "lowest_club" else 0)
+             | (ANY_CLUB if rules.can_lead_any_club else 0)
+             | (HEARTS_FOR_QS if rules.can_lead_hearts_instead_of_qs else 0)
+             | (JD_BONUS if rules.jd_bonus else 0) | (AVOID_BONUS if rules.avoid_all_tricks_bonus else 0))
+    k = [0] * 18
+    k[N], k[RPS], k[HAND_SIZE] = deck.size, deck.ranks_per_suit, deck.hand_size
+    k[PASS_COUNT] = rules.pass_count if rules.has_passing else 0
+    k[HEARTS_M], k[CLUBS_M], k[QS_BIT], k[JC_BIT] = hearts, deck.suit_mask(CLUBS), qs, jc
+    k[JD_BIT] = 1 << deck.card(DIAMONDS, "J")
+    k[PENALTY] = penalty
+    k[FIRST_ALLOWED] = deck.full_mask & ~(hearts | qs | (jc if rules.jack_of_clubs_points else 0))
+    k[BREAKS] = hearts | (qs if rules.qs_breaks_hearts else 0)
+    k[FLAGS] = flags
+    k[SUIT0] = 0
+    k[GREEDY_PENALTY] = hearts | qs | (jc if rules.jack_of_clubs_points else 0)
+    k[KS_BIT], k[AS_BIT] = 1 << deck.card(SPADES, "K"), 1 << deck.card(SPADES, "A")
+    k[SPADES_M] = deck.suit_mask(SPADES)
+    moon = {"off": 0, "add_to_others": 1, "shooter_choice": 1, "subtract_from_shooter": 2}[rules.moon]
+    p = [rules.heart_points, rules.queen_of_spades_points, rules.jack_of_clubs_points, moon, rules.penalty_total,
+         rules.jd_bonus_points, rules.avoid_all_tricks_points]
+    return np.array(k, dtype=np.uint64), np.array(p, dtype=np.int64)
+
+
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+
+
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+
+def _popcount(x):
+    """Set bits of a uint64, branch-free (LLVM turns this into one popcnt where the CPU has it)."""
+    x = x - ((x >> _ONE) & _M1)
+    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
+    x = (x + (x >> np.uint64(4))) & _M4
+    return np.int64((x * _H01) >> np.uint64(56))
+
+
+def _lowest_card(x):
+    """Index of the lowest set bit (x != 0)."""
+    return _popcount((x & (~x + _ONE)) - _ONE)
+
+
+def _highest_card(x):
+    """Index of the highest set bit (x != 0)."""
+    for k in (1, 2, 4, 8, 16, 32):
+        x |= x >> np.uint64(k)
+    return _popcount(x) - 1
+
+
+def _start_play(i, hands, phase, current, leader, dealer, K):
+    if K[FLAGS] & np.uint64(LOWEST_CLUB):
+        first = 3
+        for s in range(3):
+            if hands[i, s] & _ONE:
+                first = s
+                break
+    else:
+        first = (dealer[i] + 1) & 3
+    current[i] = first
+    leader[i] = first
+    phase[i] = 1
+
+
+def _exchange(i, hands, passed, pass_direction):
+    d = pass_direction[i]
+    for t in range(4):
+        hands[i, t] &= ~passed[i, t]
+    for t in range(4):
+        hands[i, (t + d) & 3] |= passed[i, t]
+
+
+def _score(i, taken, tricks_won, points, moon_shooter, phase, K, P):
+    flags = K[FLAGS]
+    shooter = -1
+    for s in range(4):
+        t = taken[i, s]
+        pts = _popcount(t & K[HEARTS_M]) * P[HEART_PTS]
+        if t & K[QS_BIT]:
+            pts += P[QS_PTS]
+        if t & K[JC_BIT]:
+            pts += P[JC_PTS]
+        points[i, s] = pts
+        if P[MOON] != 0 and (t & K[PENALTY]) == K[PENALTY]:
+            shooter = s
+    if shooter >= 0:
+        n = P[PENALTY_TOTAL]
+        for s in range(4):
+            if P[MOON] == 1:
+                points[i, s] = 0 if s == shooter else n
+            else:
+                points[i, s] = -n if s == shooter else 0
+    for s in range(4):
+        if flags & np.uint64(JD_BONUS) and taken[i, s] & K[JD_BIT]:
+            points[i, s] -= P[JD_PTS]
+        if flags & np.uint64(AVOID_BONUS) and shooter < 0 and tricks_won[i, s] == 0:
+            points[i, s] -= P[AVOID_PTS]
+    moon_shooter[i] = shooter
+    phase[i] = 2
+
+
+def _kth_card(mask, u):
+    """The ``floor(u * popcount)``-th lowest card of ``mask`` (mask != 0, 0 <= u < 1), found by a
+    branch-free binary search on popcounts (a data-dependent loop mispredicts on every table)."""
+    k = np.int64(u * _popcount(mask))
+    pos = np.int64(0)
+    for width in (32, 16, 8, 4, 2, 1):
+        w = np.uint64(width)
+        low = mask & ((_ONE << w) - _ONE)
+        c = _popcount(low)
+        take = np.int64(k >= c)
+        k -= c * take
+        pos += width * take
+        mask = (mask >> (w * np.uint64(take))) & ((_ONE << w) - _ONE)
+    return pos
+
+
+def _first_highest_rank(mask, rps):
+    """Python's ``max(cards, key=rank)`` over ascending ids: the highest rank, lowest suit on ties."""
+    best, best_rank = -1, -1
+    m = mask
+    while m:
+        card = _lowest_card(m)
+        m &= m - _ONE
+        if card % rps > best_rank:
+            best, best_rank = card, card % rps
+    return best
+
+
+def _greedy(legal, passing, played, trick_count, trick_mask, led_mask, rps, qs_bit, ks_bit, as_bit, hearts_m,
+            spades_m, penalty_m):
+    """Paper 002 §2.1's greedy player, as :class:`hearts_env.agents.basic.GreedyAgent`."""
+    if passing:
+        best, best_score = -1, -1
+        m = legal
+        while m:
+            card = _lowest_card(m)
+            m &= m - _ONE
+            bit = _ONE << np.uint64(card)
+            score = card % rps
+            if bit == qs_bit:
+                score += 40
+            elif bit == ks_bit or bit == as_bit:
+                score += 30
+            elif bit & hearts_m:
+                score += 6
+            if score > best_score:
+                best, best_score = card, score
+        return best
+    if trick_count == 0:
+        safe = legal & ~hearts_m
+        if not safe:
+            safe = legal
+        spades = safe & spades_m
+        if not (played & qs_bit) and spades:
+            return _lowest_card(spades)
+        return _first_highest_rank(safe, rps)
+    following = legal & led_mask
+    if not following:
+        if legal & qs_bit:
+            return _lowest_card(qs_bit)
+        return _first_highest_rank(legal, rps)
+    if trick_count == 3 and not trick_mask & penalty_m:
+        safe_high = following & ~qs_bit
+        if safe_high:
+            return _highest_card(safe_high)
+    under = following & ((_ONE << np.uint64(_highest_card(trick_mask & led_mask))) - _ONE)
+    if under:
+        return _highest_card(under)
+    return _lowest_card(following)
+
+
+def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
+    """Every table, per ``mode``:
+
+    - LEGAL: ``masks[i]`` = the legal cards; CHECK: returns the first table whose ``cards[i]`` is
+      not legal (-2 skips a table), else -1;
+    - PLAY: pass or play ``cards[i]`` (checked before; -2 skips); RANDOM_PLAY: the
+      ``floor(uniforms[i, 0] * count)``-th legal card, written to ``out[i]``; GREEDY_CHOICE: the
+      greedy player's card to ``out[i]``, nothing played;
+    - ADVANCE_RANDOM / ADVANCE_GREEDY: the other seats play (random with ``uniforms[i, j]`` for
+      the j-th card, or greedy) until seat ``learner[i]`` is to act or the deal is over;
+      ``out[i]`` = cards played.
+    Finished tables are skipped (callers pre-fill ``out``/``masks``)."""
+    hands, passed, played_by, phase, current, leader, trick, trick_count, trick_mask, led_mask, trick_index, \
+        hearts_broken, taken, tricks_won, voids, trick_winners, points, moon_shooter, pass_direction, dealer = S
+    n = np.int64(K[N])
+    rps = np.int64(K[RPS])
+    hand_size = np.int64(K[HAND_SIZE])
+    pass_count = np.int64(K[PASS_COUNT])
+    hearts_m, clubs_m, qs_bit, breaks = K[HEARTS_M], K[CLUBS_M], K[QS_BIT], K[BREAKS]
+    first_allowed = K[FIRST_ALLOWED]
+    flags = K[FLAGS]
+    no_pts_first = (flags & np.uint64(NO_PTS_FIRST)) != _ZERO
+    lowest_club = (flags & np.uint64(LOWEST_CLUB)) != _ZERO
+    any_club = (flags & np.uint64(ANY_CLUB)) != _ZERO
+    hearts_for_qs = (flags & np.uint64(HEARTS_FOR_QS)) != _ZERO
+    suit0 = hearts_m >> np.uint64(2 * rps)
+    advancing = mode >= ADVANCE_RANDOM
+    for i in range(phase.shape[0]):
+        j = 0
+        while phase[i] != 2:
+            s = current[i]
+            if advancing and s == learner[i]:
+                break
+            if (mode == PLAY or mode == CHECK) and cards[i] == -2:
+                break
+            p = phase[i]
+            tc = trick_count[i]
+            hand = hands[i, s]
+            if p == 0:
+                legal = hand & ~passed[i, s]
+            else:
+                legal = _ZERO
+                if tc > 0:
+                    legal = hand & led_mask[i]
+                elif trick_index[i] == 0 and lowest_club:
+                    legal = (hand & clubs_m) if any_club else _ONE
+                if legal == _ZERO and trick_index[i] == 0 and no_pts_first:
+                    legal = hand & first_allowed
+                if legal == _ZERO and tc == 0:
+                    lead = hand if hearts_broken[i] else hand & ~hearts_m
+                    if lead != _ZERO and not (hearts_for_qs and lead == qs_bit):
+                        legal = lead
+                if legal == _ZERO:
+                    legal = hand
+            if mode == LEGAL:
+                masks[i] = legal
+                break
+            if mode == CHECK:
+                c = cards[i]
+                if c < 0 or c >= n or ((legal >> np.uint64(c)) & _ONE) == _ZERO:
+                    return i
+                break
+            if mode == PLAY:
+                card = cards[i]
+            elif mode == RANDOM_PLAY or mode == ADVANCE_RANDOM:
+                card = _kth_card(legal, uniforms[i, min(j, uniforms.shape[1] - 1)])
+            else:
+                card = _greedy(legal, p == 0, played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
+                               tc, trick_mask[i], led_mask[i], rps, qs_bit, K[KS_BIT], K[AS_BIT], hearts_m,
+                               K[SPADES_M], K[GREEDY_PENALTY])
+                if mode == GREEDY_CHOICE:
+                    out[i] = card
+                    break
+            if mode == RANDOM_PLAY:
+                out[i] = card
+            bit = _ONE << np.uint64(card)
+            if p == 0:
+                passed[i, s] |= bit
+                if _popcount(passed[i, s]) == pass_count:
+                    if s < 3:
+                        current[i] = s + 1
+                    else:
+                        _exchange(i, hands, passed, pass_direction)
+                        _start_play(i, hands, phase, current, leader, dealer, K)
+            else:
+                hands[i, s] ^= bit
+                played_by[i, s] |= bit
+                trick[i, tc] = card
+                if bit & breaks:
+                    hearts_broken[i] = True
+                if tc == 0:
+                    led_mask[i] = suit0 << np.uint64((card // rps) * rps)
+                    trick_mask[i] = bit
+                else:
+                    if (bit & led_mask[i]) == _ZERO:
+                        voids[i, s] |= np.uint8(1 << (trick[i, 0] // rps))
+                    trick_mask[i] |= bit
+                if tc < 3:
+                    trick_count[i] = tc + 1
+                    current[i] = (s + 1) & 3
+                else:
+                    best = _highest_card(trick_mask[i] & led_mask[i])
+                    pos = 0
+                    for k in range(1, 4):
+                        if trick[i, k] == best:
+                            pos = k
+                    winner = (leader[i] + pos) & 3
+                    taken[i, winner] |= trick_mask[i]
+                    tricks_won[i, winner] += 1
+                    trick_winners[i, trick_index[i]] = winner
+                    trick_index[i] += 1
+                    for k in range(4):
+                        trick[i, k] = -1
+                    trick_count[i] = 0
+                    trick_mask[i] = _ZERO
+                    led_mask[i] = _ZERO
+                    leader[i] = winner
+                    current[i] = winner
+                    if trick_index[i] == hand_size:
+                        _score(i, taken, tricks_won, points, moon_shooter, phase, K, P)
+            j += 1
+            if not advancing:
+                break
+        if advancing:
+            out[i] = j
+    return -1
+
+
+_HELPERS = ("_popcount", "_lowest_card", "_highest_card", "_start_play", "_exchange", "_score", "_kth_card",
+            "_first_highest_rank", "_greedy")
+
+
+def compiled():
+    """:func:`drive` compiled by Numba, or None when Numba is not installed."""
+    global _COMPILED
+    if _COMPILED is None:
+        try:
+            import numba
+        except ImportError:
+            _COMPILED = False
+            return None
+        g = globals()
+        for name in _HELPERS:
+            g[name] = numba.njit(cache=True, error_model="numpy")(g[name])
+        _COMPILED = numba.njit(cache=True, error_model="numpy")(drive)
+    return _COMPILED or None
+
+
+_COMPILED = None
