@@ -212,7 +212,8 @@ class HeartsEnv(gymnasium.Env):
 
 def _register() -> None:
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(ENV_ID, entry_point="hearts_env.single_agent:HeartsEnv")
+        gymnasium.register(ENV_ID, entry_point="hearts_env.single_agent:HeartsEnv",
+                           vector_entry_point="hearts_env.vector.env:HeartsVectorEnv")
 
 
 _register()

@@ -46,6 +46,10 @@ def resolve_backend(backend: str) -> object | None:
     return jit
 
 U64 = np.uint64
+STATE_FIELDS = ("hands", "passed", "played_by", "phase", "current", "leader", "trick", "trick_count", "trick_mask",
+                "led_mask", "trick_index", "hearts_broken", "taken", "tricks_won", "voids", "trick_winners", "points",
+                "moon_shooter", "pass_direction", "dealer")
+"""The per-table state arrays, in the order the kernels unpack them."""
 
 
 class VectorDeals:
@@ -121,12 +125,17 @@ class VectorDeals:
             pass_directions = rng.integers(0, 4, size) if schedule is None else np.full(size, schedule[0])
         return cls(rules, hands, np.broadcast_to(np.asarray(pass_directions), (size,)), backend=backend)
 
+    def redeal(self, which: np.ndarray, rng: np.random.Generator) -> None:
+        """Start a new shuffled deal at the tables where ``which`` is True (the others are untouched)."""
+        rows = np.flatnonzero(which)
+        if len(rows) == 0:
+            return
+        fresh = VectorDeals.random(self.rules, len(rows), rng, backend="numpy")
+        for name in (*STATE_FIELDS, "dealt"):
+            getattr(self, name)[rows] = getattr(fresh, name)
+
     def _state(self) -> tuple[np.ndarray, ...]:
-        """The state arrays in the order the kernels unpack them."""
-        return (self.hands, self.passed, self.played_by, self.phase, self.current, self.leader, self.trick,
-                self.trick_count, self.trick_mask, self.led_mask, self.trick_index, self.hearts_broken, self.taken,
-                self.tricks_won, self.voids, self.trick_winners, self.points, self.moon_shooter,
-                self.pass_direction, self.dealer)
+        return tuple(getattr(self, name) for name in STATE_FIELDS)
 
     @property
     def done(self) -> np.ndarray:

@@ -1,0 +1,143 @@
+"""Batch observations from :class:`~hearts_env.vector.VectorDeals` state: one row per table.
+
+``BatchEncoder.encode(tables, seats)`` gives, for every table ``i``, exactly what the scalar
+encoder of the same name writes for ``SeatView.of(deal_i, seats[i])`` (a test checks this slot by
+slot), computed with whole-batch NumPy operations: the per-table card sets are built as uint64
+masks and unpacked with one ``np.unpackbits``. Vector envs play one deal per episode, so the game
+scores in ``rich`` are 0.
+
+Encodings built in batch: ``paper260`` and ``rich`` (the default).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts_env.encoders import EncoderError, make_encoder
+from hearts_env.rules import Rules
+
+U64 = np.uint64
+
+
+def _unpack(masks: np.ndarray, n: int) -> np.ndarray:
+    """(..., k) uint64 → (..., k, n) uint8 bits (bit ``c`` of each mask at index ``c``)."""
+    raw = np.ascontiguousarray(masks).view(np.uint8).reshape(*masks.shape, 8)
+    return np.unpackbits(raw, axis=-1, bitorder="little")[..., :n]
+
+
+class BatchEncoder:
+    """Base class: ``name``, ``size``, ``dtype``, ``space()`` as the scalar encoder of that name."""
+
+    name = ""
+
+    def __init__(self, rules: Rules, dtype: str | type = "float32"):
+        self.scalar = make_encoder(self.name, rules, dtype)
+        self.rules = rules
+        self.size = self.scalar.size
+        self.dtype = self.scalar.dtype
+        self.n = rules.deck_obj.size
+
+    def space(self):
+        return self.scalar.space()
+
+    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """(B, size) observations of seat ``seats[i]`` at table ``i``."""
+        raise NotImplementedError
+
+
+class Paper260Batch(BatchEncoder):
+    """``paper260`` in batch (card-major: slot ``5 * card + position``)."""
+
+    name = "paper260"
+
+    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        b = tables.size
+        rows = np.arange(b)
+        seats = np.asarray(seats, dtype=np.intp)
+        pb = tables.played_by
+        played = pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]
+        table = tables.trick_mask
+        mine = table & pb[rows, seats]
+        hand = tables.hands[rows, seats] & ~tables.passed[rows, seats]
+        full = U64(self.rules.deck_obj.full_mask)
+        pos = np.stack([hand, full & ~hand & ~played, mine, table & ~mine, played & ~table], axis=1)
+        bits = _unpack(pos, self.n)  # (B, 5, N)
+        if out is None:
+            out = np.empty((b, self.size), self.dtype)
+        out.reshape(b, self.n, 5)[...] = bits.transpose(0, 2, 1)
+        return out
+
+
+class RichBatch(BatchEncoder):
+    """``rich`` in batch (see :mod:`hearts_env.encoders.rich` for the layout)."""
+
+    name = "rich"
+
+    def __init__(self, rules: Rules, dtype: str | type = "float32"):
+        super().__init__(rules, dtype)
+        deck = rules.deck_obj
+        self.hearts = U64(deck.suit_mask(2))
+        self.qs_bit = U64(1 << deck.card(3, "Q"))
+        self.jc_bit = U64(1 << deck.card(0, "J"))
+        self.jd_bit = U64(1 << deck.card(1, "J"))
+        self.scale = (255.0 if self.dtype == np.uint8 else 1.0) / rules.penalty_total
+
+    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        r, n, b = self.rules, self.n, tables.size
+        rows = np.arange(b)[:, None]
+        seats = np.asarray(seats, dtype=np.intp)
+        rel = (seats[:, None] + np.arange(4)) & 3  # (B, 4): absolute seat of relative seat r
+        me = seats
+        passed = tables.passed[rows[:, 0], me]
+        masks = np.zeros((b, 11), U64)
+        masks[:, 0] = tables.hands[rows[:, 0], me] & ~passed
+        masks[:, 1] = passed
+        source = (me - tables.pass_direction) & 3
+        received = tables.passed[rows[:, 0], source]
+        masks[:, 2] = np.where((tables.phase != 0) & (tables.pass_direction != 0), received, U64(0))
+        masks[:, 3:7] = tables.played_by[rows, rel]
+        trick = tables.trick.astype(np.int64)  # (B, 4), -1 = empty
+        by_rel = (tables.leader[:, None] + np.arange(4) - me[:, None]) & 3
+        card_bits = np.where(trick >= 0, U64(1) << np.maximum(trick, 0).astype(U64), U64(0))
+        for rr in range(4):
+            masks[:, 7 + rr] = np.bitwise_or.reduce(np.where(by_rel == rr, card_bits, U64(0)), axis=1)
+        if out is None:
+            out = np.empty((b, self.size), self.dtype)
+        out[:, :11 * n] = _unpack(masks, n).reshape(b, 11 * n)
+        f = out[:, 11 * n:]
+        f[...] = 0
+        voids = tables.voids[rows, rel]  # (B, 4) uint8
+        f[:, :16] = np.unpackbits(voids[:, :, None], axis=2, bitorder="little")[:, :, :4].reshape(b, 16)
+        taken = tables.taken[rows, rel]  # (B, 4)
+        points = (np.bitwise_count(taken & self.hearts).astype(np.float64) * r.heart_points
+                  + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
+                  + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)) * self.scale
+        f[:, 16:20] = np.round(points) if self.dtype == np.uint8 else points
+        if r.jd_bonus:
+            f[:, 24:28] = (taken & self.jd_bit) != 0
+        f[:, 28:32] = tables.tricks_won[rows, rel] > 0
+        f[:, 32] = tables.hearts_broken
+        pb = tables.played_by
+        f[:, 33] = ((pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]) & self.qs_bit) == 0
+        phase = tables.phase
+        f[:, 34] = phase == 0
+        f[:, 35] = phase == 1
+        f[rows[:, 0], 36 + tables.pass_direction.astype(np.intp)] = 1
+        live = phase != 2
+        cur = (tables.current.astype(np.intp) - me) & 3
+        f[rows[live, 0], 40 + cur[live]] = 1
+        playing = phase == 1
+        lead = (tables.leader.astype(np.intp) - me) & 3
+        f[rows[playing, 0], 44 + lead[playing]] = 1
+        return out
+
+
+BATCH_ENCODERS: dict[str, type[BatchEncoder]] = {"paper260": Paper260Batch, "rich": RichBatch}
+
+
+def make_batch_encoder(name: str, rules: Rules, dtype: str | type = "float32") -> BatchEncoder:
+    """The batch encoder ``name`` (``paper260`` or ``rich``); a clear error for the others."""
+    if name not in BATCH_ENCODERS:
+        raise EncoderError(f"observation {name!r} has no batch encoder; vector envs support: "
+                           f"{', '.join(BATCH_ENCODERS)} (use the single-table env for the others)")
+    return BATCH_ENCODERS[name](rules, dtype)

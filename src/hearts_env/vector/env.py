@@ -1,0 +1,223 @@
+"""``HeartsVectorEnv``: N Hearts tables as one Gymnasium ``VectorEnv`` over the batched engine.
+
+>>> import gymnasium, hearts_env
+>>> envs = gymnasium.make_vec("hearts_env/Hearts-v0", num_envs=8, opponents="greedy")
+>>> obs, info = envs.reset(seed=0)
+>>> obs.shape, info["action_mask"].shape
+((8, 620), (8, 52))
+
+``gymnasium.make_vec("hearts_env/Hearts-v0", num_envs=N, ...)`` returns this class (it is the env
+id's vector entry point). Each table plays one deal per episode (rules with ``game=deal``; the
+default is ``"standard(game=deal)"``), with the same meaning of arguments as the single-table env:
+
+- ``observation``: ``"rich"`` (default) or ``"paper260"``, built in batch
+  (:mod:`hearts_env.vector.encoders`), ``dtype`` float32 or uint8.
+- ``opponents``: ``"random"``, ``"greedy"`` (vectorized paper 002 player; Numba backend), or a batched
+  policy ``(observations (k, D), masks (k, A) bool) -> actions (k,)`` seen through the same
+  observation — e.g. a frozen snapshot of the learner for self-play.
+- ``seat``: the learner's seat, 0..3, ``"random"`` (drawn per table and episode), or ``"all"``:
+  four-seat self-play, see below.
+- ``reward``: ``"points"`` (−points at the deal's end), ``"openspiel"`` or ``"zero_sum"``.
+- ``illegal_action``: ``"raise"`` (default; :class:`~hearts_env.engine.IllegalActionError` naming
+  the table) or ``"penalty"`` (reward ``illegal_penalty`` and that table's episode ends).
+- ``backend``: ``"auto"`` / ``"numba"`` / ``"numpy"`` (see :mod:`hearts_env.vector`).
+
+**Autoreset mode: same-step** (``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``, as
+Stable-Baselines3's VecEnv does): when a table's deal ends, ``step`` returns ``terminated[i] =
+True``, the reward of that deal, and already the first observation of the next deal; the final
+observation is in ``info["final_obs"][i]`` and the deal's points in ``info["points"][i]`` (rows
+flagged by ``info["_final_obs"]``). ``info["action_mask"]`` (bool, (N, A)) always belongs to the
+returned observation; :meth:`action_masks` returns it too (for MaskablePPO through
+:class:`~hearts_env.vector.sb3.SB3VecEnv`).
+
+**Four-seat self-play** (``seat="all"``): every seat is the learner. Each step acts for the seat to
+act at each table and returns the next acting seat's observation; ``info["seat"]`` names it.
+The reward returned is that of the seat that just acted when its deal ended, and
+``info["seat_rewards"]`` (N, 4) gives all four seats' rewards on the terminating step: regroup
+transitions by seat to train on four trajectories per table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from hearts_env.engine import IllegalActionError
+from hearts_env.rewards import check_scheme
+from hearts_env.rules import Rules, make_rules
+from hearts_env.vector import VectorDeals, kth_cards
+from hearts_env.vector.encoders import make_batch_encoder
+
+BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+VECTOR_REWARDS = ("points", "openspiel", "zero_sum")
+
+
+class HeartsVectorEnv(gymnasium.vector.VectorEnv):
+    """See the module docstring."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(self, num_envs: int = 16, rules: str | Rules = "standard(game=deal)", observation: str = "rich",
+                 dtype: str = "float32", opponents: str | BatchPolicy = "random", seat: int | str = 0,
+                 reward: str = "points", illegal_action: str = "raise", illegal_penalty: float = -1.0,
+                 backend: str = "auto", render_mode: str | None = None):
+        self.rules = make_rules(rules)
+        if self.rules.game != "deal":
+            raise ValueError("the vector env plays one deal per episode: use rules with game=deal "
+                             "(e.g. 'standard(game=deal)'), or the single-table env for whole games")
+        if reward not in VECTOR_REWARDS:
+            check_scheme(reward)
+            raise ValueError(f"reward={reward!r} is not available in the vector env; "
+                             f"valid: {', '.join(VECTOR_REWARDS)}")
+        if seat not in (0, 1, 2, 3, "random", "all"):
+            raise ValueError(f"seat must be 0..3, 'random' or 'all', got {seat!r}")
+        if illegal_action not in ("raise", "penalty"):
+            raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: raise, penalty")
+        if not (opponents in ("random", "greedy") or callable(opponents)):
+            raise ValueError(f"vector opponents must be 'random', 'greedy' or a batched policy "
+                             f"(observations, masks) -> actions; got {opponents!r}")
+        if render_mode is not None:
+            raise ValueError("the vector env does not render; use the single-table env")
+        self.num_envs = int(num_envs)
+        self.encoder = make_batch_encoder(observation, self.rules, dtype)
+        self.opponents = opponents
+        self.seat_choice = seat
+        self.reward_scheme = reward
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.backend = backend
+        n = self.rules.deck_obj.size
+        self.single_observation_space = self.encoder.space()
+        self.single_action_space = spaces.Discrete(n)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._bits = np.uint64(1) << np.arange(n, dtype=np.uint64)
+        self.tables: VectorDeals | None = None
+        self._obs = np.zeros((self.num_envs, self.encoder.size), self.encoder.dtype)
+        if self.opponents == "greedy":
+            VectorDeals.random(self.rules, 1, np.random.default_rng(0), backend=backend).greedy_actions()
+
+    # Gymnasium API ------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self.tables = VectorDeals.random(self.rules, self.num_envs, rng, backend=self.backend)
+        self.seats = self._draw_seats(np.ones(self.num_envs, bool), np.zeros(self.num_envs, np.int8))
+        self._advance()
+        return self._observe(), self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        tables = self.tables
+        if tables is None:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        legal = tables.legal_masks()
+        ok = (actions >= 0) & (actions < tables.n)
+        ok &= (legal & np.where(ok, self._bits[np.clip(actions, 0, tables.n - 1)], np.uint64(0))) != 0
+        rewards = np.zeros(self.num_envs, np.float64)
+        illegal = ~ok
+        if illegal.any():
+            if self.illegal_action == "raise":
+                tables.step(actions)  # raises, naming the table, the seat and the legal cards
+                raise IllegalActionError("illegal action", seat=None, card=None, rule="vector", legal=[])
+            rewards[illegal] = self.illegal_penalty
+        actor = tables.current.copy()
+        tables.step(np.where(illegal, -2, actions), only=~illegal)
+        self._advance()
+        done = tables.done.copy()
+        terminated = done | illegal
+        info = self._info()
+        if terminated.any():
+            seat_rewards = self._deal_rewards()
+            finished = done & ~illegal
+            reward_seat = actor if self.seat_choice == "all" else self.seats
+            rewards[finished] += seat_rewards[finished, reward_seat[finished]]
+            final_obs = self._observe(actor if self.seat_choice == "all" else None).copy()
+            info.update(final_obs=final_obs, _final_obs=terminated, points=tables.points.astype(np.int64),
+                        _points=finished, seat_rewards=seat_rewards, _seat_rewards=finished)
+            tables.redeal(terminated, self.np_random)
+            self.seats = self._draw_seats(terminated, self.seats)
+            self._advance()
+            info.update(self._info())
+        return self._observe(), rewards, terminated, np.zeros(self.num_envs, bool), info
+
+    def action_masks(self) -> np.ndarray:
+        """(N, A) bool: the legal actions of each table's acting seat (for MaskablePPO)."""
+        assert self.tables is not None
+        return self._mask_array(self.tables.legal_masks())
+
+    # Internals ----------------------------------------------------------------------------
+    def _draw_seats(self, which: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        if self.seat_choice == "all":
+            return np.full(self.num_envs, -1, np.int8)
+        if self.seat_choice == "random":
+            return np.where(which, self.np_random.integers(0, 4, self.num_envs), seats).astype(np.int8)
+        return np.full(self.num_envs, self.seat_choice, np.int8)
+
+    def _advance(self) -> None:
+        """Opponents act until each table's learner must act (nothing to do in four-seat mode)."""
+        tables = self.tables
+        assert tables is not None
+        if self.seat_choice == "all":
+            return
+        if isinstance(self.opponents, str):
+            tables.advance(self.seats, self.opponents, self.np_random)
+            return
+        while True:  # a batched policy: one card per waiting table per round
+            waiting = ~tables.done & (tables.current != self.seats)
+            if not waiting.any():
+                return
+            idx = np.flatnonzero(waiting)
+            obs = self.encoder.encode(tables, tables.current.astype(np.intp))[idx]
+            masks = self._mask_array(tables.legal_masks()[idx])
+            cards = np.full(self.num_envs, -2, np.int64)
+            cards[idx] = np.asarray(self.opponents(obs, masks), dtype=np.int64).reshape(len(idx))
+            tables.step(cards, only=waiting)
+
+    def _acting_seats(self) -> np.ndarray:
+        assert self.tables is not None
+        return self.tables.current.astype(np.intp) if self.seat_choice == "all" else self.seats.astype(np.intp)
+
+    def _observe(self, seats: np.ndarray | None = None) -> np.ndarray:
+        assert self.tables is not None
+        return self.encoder.encode(self.tables, self._acting_seats() if seats is None else seats, out=self._obs)
+
+    def _mask_array(self, masks: np.ndarray) -> np.ndarray:
+        return (masks[:, None] & self._bits) != 0
+
+    def _info(self) -> dict[str, Any]:
+        assert self.tables is not None
+        return {"action_mask": self.action_masks(), "seat": self._acting_seats().copy()}
+
+    def _deal_rewards(self) -> np.ndarray:
+        """(N, 4) rewards of every seat for the finished deals (rows of unfinished tables: 0)."""
+        tables = self.tables
+        assert tables is not None
+        points = tables.points.astype(np.float64)
+        if self.reward_scheme == "points":
+            out = -points
+        elif self.reward_scheme == "openspiel":
+            out = self.rules.penalty_total - points
+        else:  # zero_sum
+            out = points.mean(axis=1, keepdims=True) - points
+        return np.where(tables.done[:, None], out, 0.0)
+
+
+def random_policy(rng: np.random.Generator) -> BatchPolicy:
+    """A batched uniformly random policy ``(obs, masks) -> actions`` (for tests and examples)."""
+    bits = None
+
+    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        nonlocal bits
+        if bits is None:
+            bits = np.uint64(1) << np.arange(masks.shape[1], dtype=np.uint64)
+        packed = np.bitwise_or.reduce(np.where(masks, bits, np.uint64(0)), axis=1)
+        return kth_cards(packed, rng.random(len(masks)))
+
+    return act
