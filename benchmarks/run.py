@@ -22,20 +22,24 @@ from hearts_env.engine import Deal
 from hearts_env.rules import make_rules
 
 
-def best_rate(fn: Callable[[], int], seconds: float) -> float:
-    """Units per second of ``fn`` (which returns how many units it did), best of short rounds."""
+def best_rate(fn: Callable[[], int | tuple[int, float]], seconds: float) -> float:
+    """Units per second of ``fn`` (which returns how many units it did, or ``(units, seconds)`` when
+    it times only part of its work itself), best of short rounds."""
     best = 0.0
     deadline = time.perf_counter() + seconds
     while True:
         t0 = time.perf_counter()
         units = fn()
         dt = time.perf_counter() - t0
+        if isinstance(units, tuple):
+            units, dt = units
         best = max(best, units / dt)
         if time.perf_counter() > deadline:
             return best
 
 
-def compare(name: str, ours: Callable[[], int], reference: Callable[[], int], unit: str, ref_name: str,
+def compare(name: str, ours: Callable[[], int | tuple[int, float]], reference: Callable[[], int], unit: str,
+            ref_name: str,
             seconds: float, rounds: int = 3) -> dict[str, float]:
     a = b = 0.0
     for _ in range(rounds):  # alternate so both see the same machine load
@@ -160,21 +164,24 @@ def encoder_costs(seconds: float) -> None:
 
 
 # --- batched engine -------------------------------------------------------------------------
-def vector_plays(size: int) -> Callable[[], int]:
-    """Card plays/s (passes included) of hearts_env.vector at batch size ``size``, random legal play."""
+def vector_plays(size: int, backend: str) -> Callable[[], int]:
+    """Card plays/s (passes included) of hearts_env.vector at batch size ``size``, random legal play
+    (deal shuffling excluded: it is done once per deal, outside the step loop)."""
     from hearts_env.vector import VectorDeals
 
     rules = make_rules("openspiel")
     rng = np.random.default_rng(0)
+    repeats = max(1, 4096 // size)
+    VectorDeals.random(rules, 1, rng, backend=backend).random_step(rng)  # compile outside the timing
 
-    def run() -> int:
-        tables = VectorDeals.random(rules, size, rng)
+    def run() -> tuple[int, float]:
+        batches = [VectorDeals.random(rules, size, rng, backend=backend) for _ in range(repeats)]
+        t0 = time.perf_counter()
         steps = 0
-        while not tables.done.all():
-            active = int((~tables.done).sum())
-            tables.step(tables.random_actions(rng))
-            steps += active
-        return steps
+        for tables in batches:
+            while not tables.done.all():
+                steps += int((tables.random_step(rng) >= 0).sum())
+        return steps, time.perf_counter() - t0
 
     return run
 
@@ -190,6 +197,70 @@ def scalar_plays() -> Callable[[], int]:
             deal = Deal.random(rules, rng)
             deal.playout(prng)
             steps += len(deal.history)
+        return steps
+
+    return run
+
+
+def vector_env_steps(size: int, observation: str) -> Callable[[], int]:
+    """Learner steps/s of gymnasium.make_vec("hearts_env/Hearts-v0") with random opponents, a
+    random legal learner, observations built and autoreset included."""
+    import gymnasium
+
+    from hearts_env.vector import kth_cards
+
+    envs = gymnasium.make_vec("hearts_env/Hearts-v0", num_envs=size, observation=observation, opponents="random")
+    envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def run() -> int:
+        for _ in range(20):
+            envs.step(kth_cards(envs.unwrapped.tables.legal_masks(), rng.random(size)))
+        return 20 * size
+
+    return run
+
+
+def scalar_env_steps(observation: str) -> Callable[[], int]:
+    """The same with gymnasium.make("hearts_env/Hearts-v0") (one table, random opponents)."""
+    import gymnasium
+
+    env = gymnasium.make("hearts_env/Hearts-v0", observation=observation, opponents="random")
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def run() -> int:
+        nonlocal info
+        for _ in range(500):
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, term, _, info = env.step(int(legal[rng.integers(len(legal))]))
+            if term:
+                _, info = env.reset()
+        return 500
+
+    return run
+
+
+def ppo_training(vector: bool, opponents: str = "greedy") -> Callable[[], int]:
+    """MaskablePPO env steps/s while learning (rollouts and updates), paper260 observations: the
+    single-table env (as examples/train_maskable_ppo.py) or the vector env with 64 tables."""
+    import gymnasium
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    if vector:
+        from hearts_env.vector.sb3 import SB3VecEnv
+
+        env = SB3VecEnv(num_envs=64, observation="paper260", opponents=opponents, seed=0)
+        model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=512, seed=0, device="cpu")
+    else:
+        env = gymnasium.make("hearts_env/Hearts-v0", observation="paper260", opponents=opponents)
+        model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=128, seed=0, device="cpu")
+    steps = 4096 if vector else 1024
+
+    def run() -> int:
+        model.learn(total_timesteps=steps, reset_num_timesteps=False)
         return steps
 
     return run
@@ -223,7 +294,8 @@ def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[],
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env"], help="run one group only")
+    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "train"],
+                        help="run one group only (train: MaskablePPO steps/s, needs the train extra)")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
     if args.only in (None, "engine"):
@@ -232,9 +304,16 @@ def main(argv: list[str] | None = None) -> None:
         compare("engine: random play, Deal.playout (deals/s)", engine_playout(), openspiel_python_loop(),
                 "/s", "OpenSpiel, Python loop", args.seconds)
     if args.only in (None, "vector"):
-        for size in (1, 64, 1024, 16384):
-            compare(f"vector engine, B={size} (card plays/s)", vector_plays(size), scalar_plays(),
-                    "/s", "scalar Deal.playout", args.seconds / 2, rounds=2)
+        from hearts_env.vector import _kernels
+
+        backends = ["numba", "numpy"] if _kernels.compiled() is not None else ["numpy"]
+        for backend in backends:
+            for size in (1, 64, 1024, 16384):
+                compare(f"vector engine {backend}, B={size} (plays/s)", vector_plays(size, backend), scalar_plays(),
+                        "/s", "scalar Deal.playout", args.seconds / 2, rounds=2)
+        for observation in ("paper260", "rich"):
+            compare(f"make_vec B=4096, {observation} (steps/s)", vector_env_steps(4096, observation),
+                    scalar_env_steps(observation), "/s", "make(), one table", args.seconds / 2, rounds=2)
     if args.only in (None, "encoders"):
         encoder_costs(args.seconds)
     if args.only in (None, "env"):
@@ -244,6 +323,9 @@ def main(argv: list[str] | None = None) -> None:
 
         compare("hearts_v0.env(), rich obs (steps/s)", aec_steps(lambda: hearts_v0.env(rules="openspiel")),
                 aec_steps(lambda: texas_holdem_v4.env()), "/s", "texas_holdem_v4.env()", args.seconds)
+    if args.only == "train":  # minutes of training: only on request
+        compare("MaskablePPO, SB3VecEnv 64 tables (steps/s)", ppo_training(True), ppo_training(False), "/s",
+                "MaskablePPO, make(), 1 table", args.seconds * 4, rounds=2)
 
 
 if __name__ == "__main__":
