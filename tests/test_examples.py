@@ -33,6 +33,12 @@ def test_maskable_ppo_example(tmp_path):
     assert all(r["error"] is None for r in records)
 
 
+def test_maskable_ppo_example_on_the_vector_env():
+    result = load("train_maskable_ppo").main(["--timesteps", "600", "--eval-deals", "3", "--num-envs", "16",
+                                              "--opponents", "greedy", "--observation", "paper260"])
+    assert result["illegal"] == 0
+
+
 def test_masked_dqn_example_masks_greedy_target_and_exploration():
     import gymnasium
 
