@@ -2,12 +2,10 @@
 
     python examples/train_masked_dqn.py --timesteps 200000 --opponents greedy --save runs/dqn.zip
 
-SB3's DQN has no masking, so this file adds it in the three places it matters:
-1. the observation is a Dict carrying the legal-action mask (`dict_obs=True`);
-2. the Q-network fills illegal actions' Q-values with -1e8, so both the greedy choice and the
-   target's max over the next state's actions (the target network is the same class, fed the next
-   observation and so the next mask) only see legal actions;
-3. exploration (ε-greedy and the random warm-up) samples among legal actions only.
+The masking (a Dict observation carrying the mask; illegal Q-values at -1e8 in both the greedy choice
+and the target's max; exploration among legal actions only) lives in
+``hearts_baselines.learned.masked_dqn``; ``python -m hearts_baselines.learned.train_dqn`` is the full
+training command with checkpoints and self-play.
 Needs the train extra (`pip install -e ".[train]" -c constraints.txt`).
 """
 
@@ -17,44 +15,12 @@ import argparse
 
 import numpy as np
 
-ILLEGAL_Q = -1e8
-
 
 def build(env, seed: int, learning_starts: int):
-    """A masked DQN model for ``env`` (kept in a function so the torch import stays lazy)."""
-    from stable_baselines3 import DQN
-    from stable_baselines3.dqn.policies import MultiInputPolicy, QNetwork
+    """A masked DQN model for ``env`` (the import keeps torch lazy)."""
+    from hearts_baselines.learned.masked_dqn import build_masked_dqn
 
-    class MaskedQNetwork(QNetwork):
-        def forward(self, obs):
-            q = super().forward(obs)
-            return q.masked_fill(obs["action_mask"] < 0.5, ILLEGAL_Q)
-
-    class MaskedDQNPolicy(MultiInputPolicy):
-        def make_q_net(self):
-            net_args = self._update_features_extractor(self.net_args, features_extractor=None)
-            return MaskedQNetwork(**net_args).to(self.device)
-
-    class MaskedDQN(DQN):
-        def _legal_sample(self, masks: np.ndarray) -> np.ndarray:
-            return np.array([np.random.choice(np.flatnonzero(m)) for m in masks.reshape(-1, masks.shape[-1])])
-
-        def predict(self, observation, state=None, episode_start=None, deterministic=False):
-            if not deterministic and np.random.rand() < self.exploration_rate:
-                actions = self._legal_sample(np.asarray(observation["action_mask"]))
-                return (actions if np.asarray(observation["action_mask"]).ndim > 1 else actions[0]), state
-            return self.policy.predict(observation, state, episode_start, deterministic)
-
-        def _sample_action(self, learning_starts, action_noise=None, n_envs=1):
-            if self.num_timesteps < learning_starts:
-                action = self._legal_sample(self._last_obs["action_mask"])
-            else:
-                action, _ = self.predict(self._last_obs, deterministic=False)
-            return action, action
-
-    return MaskedDQN(MaskedDQNPolicy, env, seed=seed, learning_starts=learning_starts, buffer_size=50_000,
-                     batch_size=64, gamma=1.0, exploration_fraction=0.3, target_update_interval=1000,
-                     train_freq=4, verbose=0, device="cpu")
+    return build_masked_dqn(env, seed=seed, learning_starts=learning_starts)
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:

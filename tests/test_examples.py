@@ -54,7 +54,9 @@ def test_masked_dqn_example_masks_greedy_target_and_exploration():
     q = model.q_net(tensor)[0].detach().numpy()
     target_q = model.q_net_target(tensor)[0].detach().numpy()
     illegal = obs["action_mask"] == 0
-    assert np.all(q[illegal] == example.ILLEGAL_Q) and np.all(target_q[illegal] == example.ILLEGAL_Q)
+    from hearts_baselines.learned.masked_dqn import ILLEGAL_Q
+
+    assert np.all(q[illegal] == ILLEGAL_Q) and np.all(target_q[illegal] == ILLEGAL_Q)
     model.exploration_rate = 1.0
     picks = {int(model.predict(obs, deterministic=False)[0]) for _ in range(50)}
     assert picks <= set(np.flatnonzero(obs["action_mask"])) and len(picks) > 1

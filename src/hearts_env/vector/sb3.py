@@ -8,7 +8,8 @@
 
 SB3 steps all tables with one policy call per step instead of one per table. Terminal
 observations go to ``infos[i]["terminal_observation"]`` and ``env_method("action_masks")``
-serves MaskablePPO, as SB3 expects. Needs the ``train`` extra.
+serves MaskablePPO, as SB3 expects. ``dict_obs=True`` gives ``Dict{"observation", "action_mask"}``
+observations (int8 mask), as the single-table env does, for masked DQN. Needs the ``train`` extra.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from hearts_env.vector.env import HeartsVectorEnv
@@ -25,15 +27,26 @@ from hearts_env.vector.env import HeartsVectorEnv
 class SB3VecEnv(VecEnv):
     """Wraps a :class:`HeartsVectorEnv` (built from the keyword arguments, or given as ``env``)."""
 
-    def __init__(self, env: HeartsVectorEnv | None = None, seed: int | None = None, **kwargs: Any):
+    def __init__(self, env: HeartsVectorEnv | None = None, seed: int | None = None, dict_obs: bool = False,
+                 **kwargs: Any):
         self.env = env if env is not None else HeartsVectorEnv(**kwargs)
-        super().__init__(self.env.num_envs, self.env.single_observation_space, self.env.single_action_space)
+        self.dict_obs = dict_obs
+        space = self.env.single_observation_space
+        if dict_obs:
+            n = self.env.single_action_space.n
+            space = spaces.Dict({"observation": space, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+        super().__init__(self.env.num_envs, space, self.env.single_action_space)
         self._seed = seed
         self._actions: np.ndarray | None = None
 
-    def reset(self) -> np.ndarray:
-        obs, _ = self.env.reset(seed=self._seed)
+    def reset(self) -> Any:
+        obs, info = self.env.reset(seed=self._seed)
         self._seed = None
+        return self._wrap(obs, info["action_mask"])
+
+    def _wrap(self, obs: np.ndarray, masks: np.ndarray) -> Any:
+        if self.dict_obs:
+            return {"observation": obs.copy(), "action_mask": masks.astype(np.int8)}
         return obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -44,10 +57,13 @@ class SB3VecEnv(VecEnv):
         dones = terminated | truncated
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(dones):
-            infos[i] = {"terminal_observation": info["final_obs"][i], "TimeLimit.truncated": bool(truncated[i])}
+            final = info["final_obs"][i]
+            if self.dict_obs:  # after the deal's end no action is legal
+                final = {"observation": final, "action_mask": np.zeros(self.action_space.n, np.int8)}
+            infos[i] = {"terminal_observation": final, "TimeLimit.truncated": bool(truncated[i])}
             if info.get("_points") is not None and info["_points"][i]:
                 infos[i]["points"] = info["points"][i].tolist()
-        return obs.copy(), rewards.astype(np.float32), dones, infos
+        return self._wrap(obs, info["action_mask"]), rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
         return self.env.action_masks()

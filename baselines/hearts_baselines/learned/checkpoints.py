@@ -1,0 +1,79 @@
+"""Checkpoints with a metadata sidecar: format version, hearts-env version, checksum, provenance.
+
+A checkpoint is ``NAME.zip`` (an SB3 model) beside ``NAME.json``::
+
+    {"format": 1, "hearts_env": "0.3.0", "algo": "MaskablePPO", "observation": "rich",
+     "rules": "standard(game=deal)", "sha256": "...", "command": "...", "figures": {...}}
+
+:func:`verify` refuses a file whose checksum does not match (corrupted or replaced), whose format
+is unknown, or that was made by another major.minor version of hearts-env (observations and
+action ids may differ), each with a message naming the file and what to do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import hearts_env
+
+FORMAT = 1
+WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "weights"
+
+
+class CheckpointError(ValueError):
+    """A missing, corrupted, foreign or incompatible checkpoint."""
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _minor(version: str) -> str:
+    return ".".join(version.split(".")[:2])
+
+
+def write_metadata(model_path: str | Path, **fields: Any) -> Path:
+    """Write ``NAME.json`` beside ``model_path`` (checksum and versions filled in)."""
+    model_path = Path(model_path)
+    meta = {"format": FORMAT, "hearts_env": hearts_env.__version__, "sha256": sha256(model_path), **fields}
+    out = model_path.with_suffix(".json")
+    out.write_text(json.dumps(meta, indent=2) + "\n")
+    return out
+
+
+def verify(model_path: str | Path) -> dict[str, Any]:
+    """The metadata of a checkpoint after checking it (see the module docstring)."""
+    model_path = Path(model_path)
+    meta_path = model_path.with_suffix(".json")
+    if not model_path.exists():
+        raise CheckpointError(f"no checkpoint at {model_path}")
+    if not meta_path.exists():
+        raise CheckpointError(f"{model_path} has no metadata file {meta_path.name}: not a hearts_baselines "
+                              f"checkpoint (load plain SB3 models with the agent spec 'sb3:{model_path}')")
+    try:
+        meta = json.loads(meta_path.read_text())
+    except json.JSONDecodeError as err:
+        raise CheckpointError(f"{meta_path} is not valid JSON ({err})") from None
+    if meta.get("format") != FORMAT:
+        raise CheckpointError(f"{model_path}: checkpoint format {meta.get('format')!r}, this version reads "
+                              f"format {FORMAT}; retrain or use the hearts-env version that wrote it")
+    made_by = str(meta.get("hearts_env", "?"))
+    if _minor(made_by) != _minor(hearts_env.__version__):
+        raise CheckpointError(f"{model_path} was trained with hearts-env {made_by}; this is "
+                              f"{hearts_env.__version__} (observations may differ): retrain, or install {made_by}")
+    if sha256(model_path) != meta.get("sha256"):
+        raise CheckpointError(f"{model_path} is corrupted or was replaced: its SHA-256 does not match "
+                              f"{meta_path.name}; reinstall the package or retrain")
+    return meta
+
+
+def bundled(name: str) -> Path:
+    """Path of the bundled checkpoint ``name`` (``ppo``, ``dqn``)."""
+    path = WEIGHTS_DIR / f"{name}.zip"
+    if not path.exists():
+        available = sorted(p.stem for p in WEIGHTS_DIR.glob("*.zip"))
+        raise CheckpointError(f"no bundled weights named {name!r}; available: {', '.join(available) or 'none'}")
+    return path
