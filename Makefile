@@ -24,7 +24,7 @@ demo: $(VENV)/.core
 
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
-	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src tests
+	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests
 
 $(VENV)/.bench: $(VENV)/.created pyproject.toml
 	$(PIP) -e ".[bench]"
