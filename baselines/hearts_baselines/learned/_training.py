@@ -33,6 +33,21 @@ def common_parser(doc: str, timesteps: int, num_envs: int) -> argparse.ArgumentP
     return p
 
 
+def prepare(parser: argparse.ArgumentParser, argv: list[str] | None, default_out: str,
+            dict_obs: bool) -> tuple[argparse.Namespace, Any, Any, Path | None]:
+    """Parsed arguments (torch set to one thread), the vector env, its SB3 view, and the checkpoint
+    to resume from (None for a fresh start)."""
+    import torch
+
+    torch.set_num_threads(1)
+    args = parser.parse_args(argv)
+    args.out = args.out or default_out
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    vector, venv = vector_env(args, dict_obs)
+    latest = Path(args.out) / "latest.zip"
+    return args, vector, venv, latest if args.resume and latest.exists() else None
+
+
 def vector_env(args: argparse.Namespace, dict_obs: bool) -> tuple[Any, Any]:
     """The Gymnasium vector env and its SB3 view."""
     from hearts_env.vector.env import HeartsVectorEnv

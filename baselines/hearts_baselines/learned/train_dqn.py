@@ -12,31 +12,23 @@ train extra.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from hearts_baselines.learned._training import common_parser, train, vector_env
+from hearts_baselines.learned._training import common_parser, prepare, train
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    import torch
-
     from hearts_baselines.learned.masked_dqn import MaskedDQN, build_masked_dqn
 
-    torch.set_num_threads(1)
     p = common_parser(__doc__, timesteps=2_000_000, num_envs=16)
     p.add_argument("--learning-rate", type=float, default=1e-4, help="Adam step size")
     p.add_argument("--buffer-size", type=int, default=200_000, help="replay buffer transitions")
     p.add_argument("--batch-size", type=int, default=256, help="minibatch size")
     p.add_argument("--learning-starts", type=int, default=10_000, help="random legal steps before learning")
     p.add_argument("--gradient-steps", type=int, default=2, help="gradient steps per vector step")
-    args = p.parse_args(argv)
-    args.out = args.out or "runs/dqn"
-    Path(args.out).mkdir(parents=True, exist_ok=True)
-    vector, venv = vector_env(args, dict_obs=True)
-    latest = Path(args.out) / "latest.zip"
-    if args.resume and latest.exists():
-        model = MaskedDQN.load(latest, env=venv, device="cpu")
+    args, vector, venv, resume = prepare(p, argv, "runs/dqn", dict_obs=True)
+    if resume:
+        model = MaskedDQN.load(resume, env=venv, device="cpu")
     else:
         model = build_masked_dqn(venv, seed=args.seed, learning_starts=args.learning_starts,
                                  learning_rate=args.learning_rate, buffer_size=args.buffer_size,

@@ -12,28 +12,21 @@ the greedy policy plays ``--eval-deals`` seeded deals. Needs the train extra.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from hearts_baselines.learned._training import common_parser, train, vector_env
+from hearts_baselines.learned._training import common_parser, prepare, train
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    import torch
     from sb3_contrib import MaskablePPO
 
-    torch.set_num_threads(1)
     p = common_parser(__doc__, timesteps=2_000_000, num_envs=64)
     p.add_argument("--learning-rate", type=float, default=3e-4, help="Adam step size")
     p.add_argument("--n-steps", type=int, default=32, help="steps per table per rollout")
     p.add_argument("--batch-size", type=int, default=512, help="minibatch size")
-    args = p.parse_args(argv)
-    args.out = args.out or "runs/ppo"
-    Path(args.out).mkdir(parents=True, exist_ok=True)
-    vector, venv = vector_env(args, dict_obs=False)
-    latest = Path(args.out) / "latest.zip"
-    if args.resume and latest.exists():
-        model = MaskablePPO.load(latest, env=venv, device="cpu")
+    args, vector, venv, resume = prepare(p, argv, "runs/ppo", dict_obs=False)
+    if resume:
+        model = MaskablePPO.load(resume, env=venv, device="cpu")
     else:
         model = MaskablePPO("MlpPolicy", venv, seed=args.seed, n_steps=args.n_steps, batch_size=args.batch_size,
                             learning_rate=args.learning_rate, gamma=1.0, device="cpu", verbose=0,
