@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--buffer-size", type=int, default=200_000, help="replay buffer transitions")
     p.add_argument("--batch-size", type=int, default=256, help="minibatch size")
     p.add_argument("--learning-starts", type=int, default=10_000, help="random legal steps before learning")
-    p.add_argument("--gradient-steps", type=int, default=2, help="gradient steps per vector step")
+    p.add_argument("--gradient-steps", type=int, default=1, help="gradient steps per vector step")
     args, vector, venv, resume = prepare(p, argv, "runs/dqn", dict_obs=True)
     if resume:
         model = MaskedDQN.load(resume, env=venv, device="cpu")
