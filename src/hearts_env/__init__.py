@@ -10,8 +10,9 @@ from hearts_env import hearts_v0, single_agent
 from hearts_env.engine import Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
+from hearts_env.views import SeatView
 
 __version__ = "0.1.0"
 
 __all__ = ["PRESETS", "Deal", "DealError", "IllegalActionError", "Match", "Phase", "Rules", "RulesError",
-           "__version__", "hearts_v0", "make_rules", "single_agent"]
+           "SeatView", "__version__", "hearts_v0", "make_rules", "single_agent"]

@@ -135,10 +135,10 @@ class SeatView:
         return full & ~self.hand & ~self.played & ~self.known_held_by(self.pass_target)
 
     def known_held_by(self, other: int) -> int:
-        """Cards this seat knows ``other`` holds now (cards it passed to ``other``, not yet played)."""
+        """Cards this seat knows ``other`` holds now (cards it passed to ``other``, once passed, not yet played)."""
         if other == self.seat:
             return self.hand
-        if self.pass_direction and other == self.pass_target:
+        if self.pass_direction and other == self.pass_target and self.phase != Phase.PASS:
             return self.passed & ~self.played
         return 0
 

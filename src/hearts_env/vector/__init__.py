@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hearts_env.cards import CLUBS, HEARTS, SPADES, format_cards
-from hearts_env.engine import IllegalActionError
+from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.rules import Rules, make_rules
 from hearts_env.vector import _kernels
 
@@ -124,6 +124,43 @@ class VectorDeals:
             schedule = rules.pass_schedule
             pass_directions = rng.integers(0, 4, size) if schedule is None else np.full(size, schedule[0])
         return cls(rules, hands, np.broadcast_to(np.asarray(pass_directions), (size,)), backend=backend)
+
+    @classmethod
+    def from_deals(cls, deals: Sequence[Deal], backend: str = "auto") -> VectorDeals:
+        """Tables in the states of scalar :class:`~hearts_env.engine.Deal` objects (any phase, same
+        rules) — e.g. sampled worlds, to play many rollouts from them at once."""
+        if not deals:
+            raise ValueError("from_deals needs at least one deal")
+        rules = deals[0].rules
+        if any(d.rules != rules for d in deals):
+            raise ValueError("from_deals needs deals under one Rules object")
+        b = len(deals)
+        tables = cls(rules, np.array([d.dealt for d in deals], dtype=U64),
+                     np.array([d.pass_direction for d in deals]), np.array([d.dealer for d in deals]),
+                     backend=backend)
+        phase_of = {Phase.PASS: 0, Phase.PLAY: 1, Phase.DONE: 2}
+        tables.hands[:] = [d.hands for d in deals]
+        tables.passed[:] = [d.passed for d in deals]
+        tables.played_by[:] = [d.played_by for d in deals]
+        tables.phase[:] = [phase_of[d.phase] for d in deals]
+        tables.current[:] = [max(d.current, 0) for d in deals]
+        tables.leader[:] = [max(d.leader, 0) for d in deals]
+        for i, d in enumerate(deals):
+            tables.trick[i, :len(d.trick)] = d.trick
+            tables.trick_winners[i, :len(d.trick_winners)] = d.trick_winners
+            if d.points is not None:
+                tables.points[i] = d.points
+                tables.moon_shooter[i] = -1 if d.moon_shooter is None else d.moon_shooter
+        tables.trick_count[:] = [len(d.trick) for d in deals]
+        tables.trick_mask[:] = [d.trick_mask for d in deals]
+        tables.led_mask[:] = [d.led_mask for d in deals]
+        tables.trick_index[:] = [d.trick_index for d in deals]
+        tables.hearts_broken[:] = [d.hearts_broken for d in deals]
+        tables.taken[:] = [d.taken for d in deals]
+        tables.tricks_won[:] = [d.tricks_won for d in deals]
+        tables.voids[:] = [d.voids for d in deals]
+        assert b == tables.size
+        return tables
 
     def redeal(self, which: np.ndarray, rng: np.random.Generator) -> None:
         """Start a new shuffled deal at the tables where ``which`` is True (the others are untouched)."""
