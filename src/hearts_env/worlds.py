@@ -10,8 +10,10 @@ True
 
 A world agrees with the view on everything public and on the seat's private knowledge: its own
 hand, the cards it passed (held by the target until played), the number of cards each seat holds,
-every void a seat has shown (a seat that did not follow suit holds none of that suit), and who holds
-the lowest club when it must open the first trick. The
+every void a seat has shown (a seat that did not follow suit holds none of that suit) or implied
+(leading a heart before hearts were broken), who holds the lowest club when it must open the first
+trick, and the legality of every card played (a world in which some past play would have been
+illegal is rejected and redrawn). The
 unseen cards are dealt at random among the other seats under those constraints: uniformly when no
 void constrains them; with voids, by a random greedy assignment (with an exact matching as the
 fallback, so a consistent world is always found) that is close to, but not exactly, uniform.
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.engine import Deal, Phase
+from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.views import SeatView
 
 
@@ -57,25 +59,59 @@ def sample_hands(view: SeatView, rng: np.random.Generator) -> list[int]:
     cards = _bits(view.unseen & ~(1 if opener in others else 0))
     if sum(need.values()) != len(cards):
         raise ValueError(f"inconsistent view: {len(cards)} unseen cards for {sum(need.values())} places")
-    allowed = {c: [s for s in others if not view.voids[s] >> (c // rps) & 1] for c in cards}
+    voids = inferred_voids(view)
+    allowed = {c: [s for s in others if not voids[s] >> (c // rps) & 1] for c in cards}
     assignment = _greedy(cards, allowed, need, rng) or _matching(cards, allowed, need, rng)
     for card, seat in assignment.items():
         hands[seat] |= 1 << card
     return hands
 
 
+def inferred_voids(view: SeatView) -> list[int]:
+    """Per seat, the suits (4-bit masks) it cannot hold: the voids it showed by not following suit,
+    plus those implied by leading a heart before hearts were broken (it had nothing else to lead)."""
+    voids = list(view.voids)
+    rules = view.rules
+    if not rules.must_break_hearts:
+        return voids
+    deck = rules.deck_obj
+    rps = deck.ranks_per_suit
+    qs = deck.card(3, "Q")
+    others = 0b1011 if not rules.can_lead_hearts_instead_of_qs else 0b0011  # ♣ ♦ (♠ unless Q♠ may be held)
+    broken = False
+    plays = view.plays
+    for k, card in enumerate(plays):
+        if k % 4 == 0 and card // rps == 2 and not broken and k > 0:
+            voids[_player(view, k)] |= others
+        if card // rps == 2 or (card == qs and rules.qs_breaks_hearts):
+            broken = True
+    return voids
+
+
+def _player(view: SeatView, k: int) -> int:
+    """Who played ``view.plays[k]``."""
+    bit = 1 << view.plays[k]
+    return next(s for s in range(4) if view.played_by[s] & bit)
+
+
 def _greedy(cards: list[int], allowed: dict[int, list[int]], need: dict[int, int],
             rng: np.random.Generator) -> dict[int, int] | None:
-    """Most constrained cards first, each to an allowed seat drawn in proportion to its free places."""
-    order = sorted(rng.permutation(cards).tolist(), key=lambda c: len(allowed[c]))
+    """Most constrained cards first, each to an allowed seat drawn in proportion to its free places
+    (with no void anywhere this is a uniform random split)."""
+    order = [cards[i] for i in rng.permutation(len(cards)).tolist()]
+    order.sort(key=lambda c: len(allowed[c]))
+    uniforms = rng.random(len(order)).tolist()
     free = dict(need)
     out = {}
-    for card in order:
+    for card, u in zip(order, uniforms):
         seats = [s for s in allowed[card] if free[s] > 0]
         if not seats:
             return None
-        weights = np.array([free[s] for s in seats], dtype=float)
-        seat = seats[int(rng.choice(len(seats), p=weights / weights.sum()))]
+        pick = u * sum(free[s] for s in seats)
+        for seat in seats:
+            pick -= free[seat]
+            if pick < 0:
+                break
         out[card] = seat
         free[seat] -= 1
     return out
@@ -121,7 +157,14 @@ def sample_world(view: SeatView, rng: np.random.Generator) -> Deal:
         for card in _bits(view.passed):
             world.apply(card)
         return world
-    start = [hands[s] | view.played_by[s] for s in range(4)]  # hands after the exchange, before any play
-    world = Deal.from_hands(rules, start, pass_direction="hold", dealer=view.dealer, game_scores=view.game_scores)
-    world.apply_all(view.plays)
-    return world
+    for _ in range(MAX_ATTEMPTS):
+        start = [hands[s] | view.played_by[s] for s in range(4)]  # hands after the exchange, before any play
+        world = Deal.from_hands(rules, start, pass_direction="hold", dealer=view.dealer, game_scores=view.game_scores)
+        try:
+            return world.apply_all(view.plays)
+        except IllegalActionError:  # a rarer inference (e.g. first-trick discards) ruled this world out
+            hands = sample_hands(view, rng)
+    raise ValueError(f"no world consistent with the plays found in {MAX_ATTEMPTS} samples")
+
+
+MAX_ATTEMPTS = 200

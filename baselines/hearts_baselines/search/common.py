@@ -1,0 +1,87 @@
+"""What the search agents share: the budget, passing by a rule player, and rollouts."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from hearts_env import Deal, Phase, SeatView
+from hearts_env.agents import Agent, make_agent
+from hearts_env.rules import Rules
+from hearts_env.vector import VectorDeals
+
+FAST_POLICIES = ("random", "greedy")
+
+
+class Budget:
+    """Stops a search after ``iterations`` units or ``time_limit`` seconds, whichever is set
+    (both: the first reached). At least one unit always runs."""
+
+    def __init__(self, iterations: int | None, time_limit: float | None):
+        if iterations is None and time_limit is None:
+            raise ValueError("a search needs iterations=N or time_limit=seconds")
+        self.iterations = iterations
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        self.done = 0
+
+    def more(self) -> bool:
+        if self.done == 0:
+            return True
+        if self.iterations is not None and self.done >= self.iterations:
+            return False
+        return self.deadline is None or time.perf_counter() < self.deadline
+
+
+class SearchAgent(Agent):
+    """Base: passes with a rule player (``passing=`` spec) unless the subclass searches passes too."""
+
+    searches_passes = False
+
+    def __init__(self, passing: str = "heuristic"):
+        super().__init__()
+        self.passer = make_agent(passing)
+
+    def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
+        super().reset(rules, seat, seed)
+        self.passer.reset(rules, seat, int(self.rng.integers(2**63)))
+
+    def act(self, view: SeatView) -> int:
+        legal = view.legal
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1  # one legal card: nothing to search
+        if view.phase == Phase.PASS and not self.searches_passes:
+            return self.passer.act(view)
+        return self.search(view)
+
+    def search(self, view: SeatView) -> int:
+        raise NotImplementedError
+
+
+def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator, agents: dict | None = None,
+                   backend: str = "auto") -> np.ndarray:
+    """(len(deals), 4) final points after playing every deal to its end with ``policy``: ``"random"``
+    and ``"greedy"`` run batched on :class:`~hearts_env.vector.VectorDeals`; any other agent spec
+    plays through its Python agents (slow; ``agents`` caches them per seat)."""
+    if policy in FAST_POLICIES:
+        tables = VectorDeals.from_deals(deals, backend=backend)
+        while not tables.done.all():
+            if policy == "random":
+                tables.random_step(rng)
+            else:
+                tables.step(tables.greedy_actions())
+        return tables.points.astype(np.int64)
+    players = agents if agents is not None else {}
+    out = np.zeros((len(deals), 4), np.int64)
+    for i, deal in enumerate(deals):
+        deal = deal.clone()
+        for seat in range(4):
+            if seat not in players:
+                players[seat] = make_agent(policy)
+            players[seat].reset(deal.rules, seat, int(rng.integers(2**63)))
+        while not deal.is_over:
+            seat = deal.current
+            deal.apply(players[seat].act(SeatView.of(deal, seat)))
+        out[i] = deal.points
+    return out

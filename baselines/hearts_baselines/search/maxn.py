@@ -1,0 +1,84 @@
+"""``maxn``: depth-limited max^n search inside Monte Carlo sampling (paper 004 §2.6).
+
+For each of ``worlds`` sampled worlds (:mod:`hearts_env.worlds`), a perfect-information max^n search
+``depth`` plies deep: at every node the seat to act picks the move that leaves it the fewest
+(evaluated) points, and the vector of all four seats' values is backed up. A finished deal is valued
+by its points; a cut-off position by ``evaluation``: ``"taken"`` — the points each seat has taken so
+far — or ``"rollout"`` — the mean points of ``rollouts`` greedy playouts (batched on the vector
+engine; greedy play is deterministic, so one playout per leaf is exact for that policy).
+The card with the lowest mean value for the seat over the worlds is played. Ties at a node go to the
+lowest card (deterministic). Passing is delegated to ``passing`` (default ``heuristic``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hearts_baselines.search.common import Budget, SearchAgent, rollout_points
+from hearts_env import Deal, SeatView
+from hearts_env.worlds import sample_world
+
+
+class MaxNAgent(SearchAgent):
+    """See the module docstring."""
+
+    name = "maxn"
+
+    def __init__(self, worlds: int = 8, depth: int = 3, evaluation: str = "rollout", rollouts: int = 1,
+                 time_limit: float | None = None, passing: str = "heuristic"):
+        super().__init__(passing)
+        if evaluation not in ("taken", "rollout"):
+            raise ValueError(f"evaluation={evaluation!r} is not valid; valid values: taken, rollout")
+        self.worlds, self.depth, self.evaluation, self.rollouts = worlds, depth, evaluation, rollouts
+        self.time_limit = time_limit
+
+    def search(self, view: SeatView) -> int:
+        legal = [c for c in range(view.rules.deck_obj.size) if view.legal >> c & 1]
+        totals = np.zeros(len(legal))
+        budget = Budget(self.worlds if self.time_limit is None else None, self.time_limit)
+        while budget.more():
+            world = sample_world(view, self.rng)
+            leaves: list[Deal] = []
+            trees = []
+            for card in legal:
+                child = world.clone()
+                child.apply(card)
+                trees.append(self._expand(child, self.depth - 1, leaves))
+            values = self._evaluate(leaves) if leaves else np.zeros((0, 4))
+            totals += [self._backup(tree, values)[view.seat] for tree in trees]
+            budget.done += 1
+        return legal[int(np.argmin(totals))]
+
+    def _expand(self, deal: Deal, depth: int, leaves: list[Deal]) -> tuple:
+        """The max^n tree below ``deal``: ("done", points) | ("leaf", index into leaves) | (seat, children)."""
+        if deal.is_over:
+            return ("done", np.array(deal.points, dtype=float))
+        if depth == 0:
+            leaves.append(deal)
+            return ("leaf", len(leaves) - 1)
+        children = []
+        for card in deal.legal_cards():
+            child = deal.clone()
+            child.apply(card)
+            children.append(self._expand(child, depth - 1, leaves))
+        return (deal.current, children)
+
+    def _backup(self, node: tuple, values: np.ndarray) -> np.ndarray:
+        kind, payload = node
+        if kind == "done":
+            return payload
+        if kind == "leaf":
+            return values[payload]
+        best = None
+        for child in payload:
+            value = self._backup(child, values)
+            if best is None or value[kind] < best[kind]:
+                best = value
+        assert best is not None
+        return best
+
+    def _evaluate(self, leaves: list[Deal]) -> np.ndarray:
+        if self.evaluation == "taken":
+            return np.array([[leaf.points_taken(s) for s in range(4)] for leaf in leaves], dtype=float)
+        points = rollout_points([leaf for leaf in leaves for _ in range(self.rollouts)], "greedy", self.rng)
+        return points.reshape(len(leaves), self.rollouts, 4).mean(axis=1)

@@ -1,0 +1,103 @@
+"""Search baselines: legal play through the arena, determinism, the obvious move in a built position,
+and OpenSpiel's ISMCTS bot behind the same agent interface."""
+
+import numpy as np
+import pytest
+
+from hearts_env import Deal, SeatView, make_rules
+from hearts_env.agents import make_agent
+from hearts_env.arena import run_arena
+from hearts_env.cards import parse_cards
+
+FAST = {
+    "pimc": "pimc(n=4)",
+    "pimc-random": "pimc(n=4, policy='random', m=3)",
+    "pimc-heuristic": "pimc(n=2, policy='heuristic')",
+    "mcts": "mcts(iterations=60, determinizations=3)",
+    "ismcts": "ismcts(iterations=60)",
+    "ismcts-greedy": "ismcts(iterations=20, rollout='greedy')",
+    "maxn": "maxn(worlds=2, depth=2)",
+    "maxn-taken": "maxn(worlds=2, depth=3, evaluation='taken')",
+}
+
+
+@pytest.mark.parametrize("spec", FAST.values(), ids=FAST.keys())
+def test_search_agents_play_whole_deals_legally(spec):
+    records = run_arena([spec, "random"], deals=1, jobs=1, rules=make_rules("standard(game=deal)"))
+    assert len(records) == 14 and all(r["error"] is None for r in records)
+
+
+@pytest.mark.parametrize("spec", ["pimc(n=4)", "mcts(iterations=40)", "ismcts(iterations=40)", "maxn(worlds=2)"])
+def test_same_seed_same_moves(spec):
+    rules = make_rules("standard(game=deal)")
+    deal = Deal.random(rules, 4)
+    for _ in range(20):
+        deal.apply(deal.legal_cards()[-1])
+    view = SeatView.of(deal, deal.current)
+    picks = set()
+    for _ in range(2):
+        agent = make_agent(spec)
+        agent.reset(rules, deal.current, 123)
+        picks.add(agent.act(view))
+    assert len(picks) == 1
+
+
+def _queen_trap():
+    """Seat 2 must follow spades on a trick holding Q♠; it has A♠ K♠ 2♠: only 2♠ avoids 13 points
+    (seat 3 cannot overtake: the higher spades are all in seat 2's hand)."""
+    rules = make_rules("sturtevant(game=deal)")
+    hands = ["5S 3S 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC",
+             "QS KC AC 2D 3D 4D 5D 6D 7D 8D 9D TD JD",
+             "AS KS 2S QD KD AD 2H 3H 4H 5H 6H 7H 8H",
+             "4S 6S 7S 8S 9S TS JS 9H TH JH QH KH AH"]
+    deal = Deal.from_hands(rules, hands, dealer=3)
+    deal.apply_all(["5S", "QS"])
+    assert deal.current == 2
+    return rules, deal
+
+
+@pytest.mark.parametrize("spec", ["pimc(n=6)", "pimc(n=6, policy='random')", "mcts(iterations=300)",
+                                  "ismcts(iterations=300)", "maxn(worlds=3, depth=2)"])
+def test_search_ducks_under_the_queen_of_spades(spec):
+    rules, deal = _queen_trap()
+    agent = make_agent(spec)
+    agent.reset(rules, 2, 0)
+    assert agent.act(SeatView.of(deal, 2)) == parse_cards(["2S"], rules.deck_obj)[0]
+
+
+def test_a_budget_is_required_and_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="iterations=N or time_limit"):
+        make_agent("ismcts(iterations=None)").search(SeatView.of(_queen_trap()[1], 2))
+    with pytest.raises(ValueError, match="evaluation='x' is not valid"):
+        make_agent("maxn(evaluation='x')")
+
+
+def test_ismcts_chooses_its_own_passes():
+    rules = make_rules("standard(game=deal)")
+    deal = Deal.random(rules, 2, pass_direction="left")
+    agent = make_agent("ismcts(iterations=30)")
+    agent.reset(rules, 0, 0)
+    card = agent.act(SeatView.of(deal, 0))
+    assert deal.legal_mask() >> card & 1
+
+
+@pytest.mark.parametrize("steps", [0, 5, 11, 12, 30])
+def test_openspiel_ismcts_plays_legal_cards_in_every_phase(steps):
+    """Includes passing after other seats have passed (OpenSpiel's bot crashed there unless rotated)."""
+    rules = make_rules("openspiel(game=deal)")
+    deal = Deal.random(rules, 3, pass_direction="left")
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        legal = deal.legal_cards()
+        deal.apply(legal[int(rng.integers(len(legal)))])
+    agent = make_agent("openspiel-ismcts(simulations=50)")
+    agent.reset(rules, deal.current, 0)
+    assert deal.legal_mask() >> agent.act(SeatView.of(deal, deal.current)) & 1
+
+
+def test_openspiel_ismcts_refuses_rules_openspiel_lacks():
+    from hearts_env.openspiel_bridge import OpenSpielUnsupported
+
+    agent = make_agent("openspiel-ismcts")
+    with pytest.raises(OpenSpielUnsupported):
+        agent.reset(make_rules("dutch"), 0, 0)
