@@ -241,6 +241,37 @@ def scalar_env_steps(observation: str) -> Callable[[], int]:
     return run
 
 
+def playouts(kind: str, batch: int = 1024) -> Callable[[], int]:
+    """Random playouts/s from one mid-deal position (passes done, two tricks played), as search
+    agents run them: ``"numba"``/``"numpy"`` = batched copies on the vector engine (the kernel and
+    its NumPy reference), ``"python"`` = ``Deal.playout`` one at a time."""
+    from hearts_env.vector import VectorDeals
+
+    rules = make_rules("standard(game=deal)")
+    start = Deal.random(rules, 0)
+    for _ in range(12 + 8):
+        start.apply(start.legal_cards()[0])
+    rng = np.random.default_rng(0)
+    if kind == "python":
+        prng = random.Random(0)
+
+        def run() -> int:
+            for _ in range(200):
+                start.clone().playout(prng)
+            return 200
+
+        return run
+    VectorDeals.from_deals([start], backend=kind).random_step(rng)  # compile outside the timing
+
+    def run_batch() -> int:
+        tables = VectorDeals.from_deals([start] * batch, backend=kind)
+        while not tables.done.all():
+            tables.random_step(rng)
+        return batch
+
+    return run_batch
+
+
 def ppo_training(vector: bool, opponents: str = "greedy") -> Callable[[], int]:
     """MaskablePPO env steps/s while learning (rollouts and updates), paper260 observations: the
     single-table env (as examples/train_maskable_ppo.py) or the vector env with 64 tables."""
@@ -294,7 +325,7 @@ def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[],
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "train"],
+    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "train"],
                         help="run one group only (train: MaskablePPO steps/s, needs the train extra)")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
@@ -314,6 +345,12 @@ def main(argv: list[str] | None = None) -> None:
         for observation in ("paper260", "rich"):
             compare(f"make_vec B=4096, {observation} (steps/s)", vector_env_steps(4096, observation),
                     scalar_env_steps(observation), "/s", "make(), one table", args.seconds / 2, rounds=2)
+    if args.only in (None, "search"):
+        from hearts_env.vector import _kernels
+
+        for kind in (["numba"] if _kernels.compiled() is not None else []) + ["numpy"]:
+            compare(f"playouts from a mid-deal state, {kind} x1024 (/s)", playouts(kind), playouts("python"),
+                    "/s", "Deal.playout, one at a time", args.seconds / 2, rounds=2)
     if args.only in (None, "encoders"):
         encoder_costs(args.seconds)
     if args.only in (None, "env"):
