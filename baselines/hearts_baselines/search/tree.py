@@ -15,8 +15,10 @@ the card with the most root visits summed over the trees is played. Passing is d
 
 Reward of a seat at the end of a deal: ``(penalty_total − points) / penalty_total`` (1 for a clean
 deal, 0 for taking every point; a moon gives its shooter 1). Budgets: ``iterations`` or
-``time_limit`` seconds per move. Rollouts: ``rollout="random"`` (the engine's inlined
-``Deal.playout``) or any agent spec (``"greedy"``, ``"heuristic"``: slower, stronger).
+``time_limit`` seconds per move. Rollouts: ``rollout="greedy"`` (default: paper 002's greedy player
+for every seat, the whole playout in one call of the batched engine), ``"random"`` (the engine's
+inlined ``Deal.playout``; uniformly random play makes poor Hearts rollouts) or any agent spec
+(``"heuristic"``: slow).
 """
 
 from __future__ import annotations
@@ -28,7 +30,11 @@ import numpy as np
 from hearts_baselines.search.common import Budget, SearchAgent
 from hearts_env import Deal, SeatView
 from hearts_env.agents import make_agent
+from hearts_env.vector import VectorDeals
 from hearts_env.worlds import sample_world
+
+
+_NOBODY = np.array([-1], dtype=np.int8)  # advance() until the deal ends
 
 
 class Node:
@@ -59,7 +65,7 @@ def _select(node: Node, legal: list[int], c: float) -> Node:
 
 class _TreeSearch(SearchAgent):
     def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = math.sqrt(2),
-                 rollout: str = "random", passing: str = "heuristic"):
+                 rollout: str = "greedy", passing: str = "heuristic"):
         super().__init__(passing)
         self.iterations = None if time_limit is not None and iterations == 1000 else iterations
         self.time_limit, self.c, self.rollout = time_limit, c, rollout
@@ -95,6 +101,10 @@ class _TreeSearch(SearchAgent):
             return world.points  # type: ignore[return-value]
         if self.rollout == "random":
             return world.playout(int(self.rng.integers(2**63)))
+        if self.rollout == "greedy":  # the whole playout in one call of the batched engine
+            table = VectorDeals.from_deals([world])
+            table.advance(_NOBODY, "greedy", self.rng)
+            return table.points[0].tolist()
         for seat in range(4):
             if seat not in self._players:
                 self._players[seat] = make_agent(self.rollout)
@@ -112,7 +122,7 @@ class ISMCTSAgent(_TreeSearch):
     searches_passes = True
 
     def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = 0.7,
-                 rollout: str = "random"):
+                 rollout: str = "greedy"):
         super().__init__(iterations, time_limit, c, rollout)
 
     def search(self, view: SeatView) -> int:
@@ -131,7 +141,7 @@ class MCTSAgent(_TreeSearch):
     name = "mcts"
 
     def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = math.sqrt(2),
-                 determinizations: int = 10, rollout: str = "random", passing: str = "heuristic"):
+                 determinizations: int = 10, rollout: str = "greedy", passing: str = "heuristic"):
         super().__init__(iterations, time_limit, c, rollout, passing)
         self.determinizations = determinizations
 

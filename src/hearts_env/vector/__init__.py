@@ -22,7 +22,9 @@ array operations; ``backend="auto"`` (the default) takes Numba when it is instal
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -52,6 +54,28 @@ STATE_FIELDS = ("hands", "passed", "played_by", "phase", "current", "leader", "t
 """The per-table state arrays, in the order the kernels unpack them."""
 
 
+@functools.lru_cache(maxsize=64)
+def _rule_constants(rules: Rules) -> dict[str, Any]:
+    """Per-rules constants of both backends (cached: search agents build many small batches)."""
+    deck = rules.deck_obj
+    n, rps = deck.size, deck.ranks_per_suit
+    suit_masks = np.array([deck.suit_mask(s) for s in range(4)], dtype=U64)
+    hearts = U64(deck.suit_mask(HEARTS))
+    qs_bit = U64(1 << deck.card(SPADES, "Q"))
+    jc = U64(1 << deck.card(CLUBS, "J"))
+    jc_points = jc if rules.jack_of_clubs_points else U64(0)
+    k, p = _kernels.constants(rules)
+    return {"_k": k, "_p": p, "n": n, "rps": rps, "hand_size": deck.hand_size, "suit_masks": suit_masks,
+            "suit_mask_of": suit_masks[np.arange(n) // rps], "hearts": hearts, "qs_bit": qs_bit,
+            "jd_bit": U64(1 << deck.card(1, "J")), "jc_bit": jc,
+            "penalty_mask": ((hearts if rules.heart_points else U64(0))
+                             | (qs_bit if rules.queen_of_spades_points else U64(0)) | jc_points),
+            "first_allowed": U64(deck.full_mask) & ~(hearts | qs_bit | jc_points),
+            "breaks": hearts | (qs_bit if rules.qs_breaks_hearts else U64(0)),
+            "bits": U64(1) << np.arange(n, dtype=U64),
+            "pass_count": rules.pass_count if rules.has_passing else 0}
+
+
 class VectorDeals:
     """B deals under one Rules object (see the module docstring)."""
 
@@ -60,31 +84,11 @@ class VectorDeals:
         self.rules = rules = make_rules(rules)
         self._jit = resolve_backend(backend)
         self.backend = "numpy" if self._jit is None else "numba"
-        self._k, self._p = _kernels.constants(rules)
-        deck = rules.deck_obj
+        self.__dict__.update(_rule_constants(rules))
         hands = np.asarray(hands, dtype=U64)
         if hands.ndim != 2 or hands.shape[1] != 4:
             raise ValueError(f"hands must have shape (B, 4), got {hands.shape}")
         b = self.size = hands.shape[0]
-        self.n = deck.size
-        self.rps = deck.ranks_per_suit
-        self.hand_size = deck.hand_size
-        self.suit_masks = np.array([deck.suit_mask(s) for s in range(4)], dtype=U64)
-        self.suit_mask_of = self.suit_masks[np.arange(self.n) // self.rps]
-        self.hearts = U64(deck.suit_mask(HEARTS))
-        qs = deck.card(SPADES, "Q")
-        self.qs_bit = U64(1 << qs)
-        jc = U64(1 << deck.card(CLUBS, "J"))
-        self.jd_bit = U64(1 << deck.card(1, "J"))
-        self.jc_bit = jc
-        self.penalty_mask = ((self.hearts if rules.heart_points else U64(0))
-                             | (self.qs_bit if rules.queen_of_spades_points else U64(0))
-                             | (jc if rules.jack_of_clubs_points else U64(0)))
-        self.first_allowed = U64(deck.full_mask) & ~(self.hearts | self.qs_bit
-                                                     | (jc if rules.jack_of_clubs_points else U64(0)))
-        self.breaks = self.hearts | (self.qs_bit if rules.qs_breaks_hearts else U64(0))
-        self.bits = U64(1) << np.arange(self.n, dtype=U64)
-        self.pass_count = rules.pass_count if rules.has_passing else 0
         self._rows = np.arange(b)
 
         self.hands = hands.copy()
