@@ -33,7 +33,6 @@ from hearts_env.agents import make_agent
 from hearts_env.vector import VectorDeals
 from hearts_env.worlds import sample_world
 
-
 _NOBODY = np.array([-1], dtype=np.int8)  # advance() until the deal ends
 
 
@@ -64,10 +63,10 @@ def _select(node: Node, legal: list[int], c: float) -> Node:
 
 
 class _TreeSearch(SearchAgent):
-    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = math.sqrt(2),
-                 rollout: str = "greedy", passing: str = "heuristic"):
+    def __init__(self, iterations: int | None, time_limit: float | None, c: float, rollout: str,
+                 passing: str = "heuristic"):
         super().__init__(passing)
-        self.iterations = None if time_limit is not None and iterations == 1000 else iterations
+        self.iterations = iterations
         self.time_limit, self.c, self.rollout = time_limit, c, rollout
         self._players: dict[int, object] = {}
 
@@ -121,7 +120,7 @@ class ISMCTSAgent(_TreeSearch):
     name = "ismcts"
     searches_passes = True
 
-    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = 0.7,
+    def __init__(self, iterations: int | None = 300, time_limit: float | None = None, c: float = 0.7,
                  rollout: str = "greedy"):
         super().__init__(iterations, time_limit, c, rollout)
 
@@ -140,7 +139,7 @@ class MCTSAgent(_TreeSearch):
 
     name = "mcts"
 
-    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = math.sqrt(2),
+    def __init__(self, iterations: int | None = 600, time_limit: float | None = None, c: float = math.sqrt(2),
                  determinizations: int = 10, rollout: str = "greedy", passing: str = "heuristic"):
         super().__init__(iterations, time_limit, c, rollout, passing)
         self.determinizations = determinizations
