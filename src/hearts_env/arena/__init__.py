@@ -69,12 +69,14 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     agents = [_agent(specs[i], seat) for seat, i in enumerate(seating)]
     error = None
     details = []
+    think = [0.0, 0.0, 0.0, 0.0]  # seconds each seat spent choosing, and how many choices
+    decisions = [0, 0, 0, 0]
     while error is None:
         deal = match.deal
         for seat, agent in enumerate(agents):
             agent.reset(rules, seat, seed=[seed, deal_index, seating_index, match.deal_index, seat])
         while not deal.is_over and error is None:
-            error = _move(agents, deal, move_time_limit)
+            error = _move(agents, deal, move_time_limit, think, decisions)
         if error is None:
             for seat, agent in enumerate(agents):
                 agent.end_deal(SeatView.of(deal, seat))
@@ -91,7 +93,8 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "seed": seed, "rules": rules.spec(), "points": points, "winners": winners,
             "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
             "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
-            "error": error, "version": __version__, "deals": details}
+            "error": error, "version": __version__, "think_seconds": think, "decisions": decisions,
+            "deals": details}
 
 
 _AGENTS: dict[tuple[str, int], Any] = {}
@@ -106,12 +109,15 @@ def _agent(spec: str, seat: int) -> Any:
     return agent
 
 
-def _move(agents: Sequence[Any], deal: Deal, limit: float | None) -> dict[str, Any] | None:
+def _move(agents: Sequence[Any], deal: Deal, limit: float | None, think: list[float],
+          decisions: list[int]) -> dict[str, Any] | None:
     seat = deal.current
     try:
         start = time.perf_counter()
         card = agents[seat].act(SeatView.of(deal, seat))
         elapsed = time.perf_counter() - start
+        think[seat] += elapsed
+        decisions[seat] += 1
         if limit is not None and elapsed > limit:
             return {"seat": seat, "kind": "timeout", "message": f"a move took {elapsed:.3f} s (limit {limit} s)"}
         deal.apply(card)
@@ -302,7 +308,11 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         suffered = sum(r["seating"].count(spec) - (r["seating"][m] == spec) for r in clean for m in r["moons"])
         shares = [1 / len(r["winners"]) if seat in r["winners"] else 0.0
                   for r in records if r["error"] is None for seat, s in enumerate(r["seating"]) if s == spec]
+        timed = [(r["think_seconds"][seat], r["decisions"][seat]) for r in clean if "think_seconds" in r
+                 for seat, s in enumerate(r["seating"]) if s == spec]
+        moves = sum(n for _, n in timed)
         agents[spec] = {"deals": len(values), "mean_points": float(values.mean()),
+                        "seconds_per_move": sum(t for t, _ in timed) / moves if moves else None,
                         "ci95": bootstrap_interval(values), "win_rate": float(np.mean(shares)) if shares else 0.0,
                         "moon_attempts": attempts, "moons_shot": moons, "moons_suffered": suffered,
                         "seat_games": int(sum(seats))}
@@ -321,12 +331,14 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def format_summary(summary: dict[str, Any]) -> str:
     unit = summary.get("unit", "deal")
     lines = [f"{'agent':<28} {unit + 's':>6} {'points/' + unit:>12} {'95% interval':>18} {'wins':>6} "
-             f"{'moons/try':>9} {'suffered':>9}"]
+             f"{'moons/try':>9} {'suffered':>9} {'s/move':>8}"]
     for spec, a in sorted(summary["agents"].items(), key=lambda kv: kv[1]["mean_points"]):
         lo, hi = a["ci95"]
         moons = f"{a['moons_shot']}/{a['moon_attempts']}"
+        per_move = a.get("seconds_per_move")
         lines.append(f"{spec:<28} {a['deals']:>6} {a['mean_points']:>12.3f} {f'[{lo:.3f}, {hi:.3f}]':>18} "
-                     f"{a['win_rate']:>6.1%} {moons:>9} {a['moons_suffered']:>9}")
+                     f"{a['win_rate']:>6.1%} {moons:>9} {a['moons_suffered']:>9} "
+                     f"{'-' if per_move is None else f'{per_move:.4f}':>8}")
     for pair, p in summary["paired"].items():
         lo, hi = p["ci95"]
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
