@@ -1,0 +1,74 @@
+"""The one-hidden-layer sigmoid network of paper 000 §4 (Figure 2), in NumPy, trained by SGD on MSE."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -30.0, 30.0)))
+
+
+class ValueNet:
+    """``y = σ(w2 · σ(W1ᵀ x + b1) + b2)``: every node sigmoid, output in (0, 1)."""
+
+    def __init__(self, n_in: int, n_hidden: int, rng: np.random.Generator | None = None):
+        rng = rng if rng is not None else np.random.default_rng(0)
+        self.W1 = (rng.standard_normal((n_in, n_hidden)) / np.sqrt(n_in)).astype(np.float32)
+        self.b1 = np.zeros(n_hidden, dtype=np.float32)
+        self.w2 = (rng.standard_normal(n_hidden) / np.sqrt(n_hidden)).astype(np.float32)
+        self.b2 = np.zeros(1, dtype=np.float32)
+
+    @property
+    def n_in(self) -> int:
+        return self.W1.shape[0]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"W1": self.W1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> ValueNet:
+        net = cls.__new__(cls)
+        net.W1, net.b1, net.w2, net.b2 = (np.asarray(arrays[k], dtype=np.float32).copy()
+                                          for k in ("W1", "b1", "w2", "b2"))
+        return net
+
+    def copy(self) -> ValueNet:
+        return ValueNet.from_arrays(self.arrays())
+
+    # Inference ------------------------------------------------------------------------------
+    def pre_hidden(self, row: np.ndarray) -> np.ndarray:
+        """Hidden pre-activation of one binary state given as the indices of its ones."""
+        return self.b1 + self.W1[row].sum(axis=0)
+
+    def logits(self, pre: np.ndarray) -> np.ndarray:
+        """Output pre-activations for a batch of hidden pre-activations (monotone in the value)."""
+        return sigmoid(pre) @ self.w2 + self.b2[0]
+
+    def values_of_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Values of a batch of index rows."""
+        return sigmoid(self.logits(self.b1 + self.W1[rows].sum(axis=1)))
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """Values of a dense batch ``(B, n_in)``."""
+        return sigmoid(sigmoid(x @ self.W1 + self.b1) @ self.w2 + self.b2[0])
+
+    # Training -------------------------------------------------------------------------------
+    def sgd_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
+        """One SGD step on the mean squared error of a dense batch; returns the MSE before the step."""
+        h = sigmoid(x @ self.W1 + self.b1)
+        out = sigmoid(h @ self.w2 + self.b2[0])
+        err = out - y
+        d_out = (2.0 / len(y)) * err * out * (1.0 - out)
+        d_h = np.outer(d_out, self.w2) * h * (1.0 - h)
+        self.w2 -= lr * (h.T @ d_out)
+        self.b2 -= lr * d_out.sum()
+        self.W1 -= lr * (x.T @ d_h)
+        self.b1 -= lr * d_h.sum(axis=0)
+        return float(np.mean(err * err))
+
+    def fit_epoch(self, x: np.ndarray, y: np.ndarray, lr: float, batch: int, rng: np.random.Generator) -> float:
+        """One shuffled pass of minibatch SGD; returns the mean of the minibatch losses."""
+        order = rng.permutation(len(y))
+        losses = [self.sgd_step(x[idx], y[idx], lr) for idx in np.array_split(order, max(1, len(y) // batch))]
+        return float(np.mean(losses)) if losses else float("nan")

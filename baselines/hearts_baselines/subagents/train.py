@@ -1,0 +1,255 @@
+"""Train the subagents of paper 000 §4, stage by stage, resumable.
+
+    python -m hearts_baselines.subagents.train --out runs/subagents --stage all --deals 50000
+
+Stages (each a list of steps; ``--deals`` sizes the first step, the others in fixed proportions):
+
+- ``play``: the normal playing agent in four-seat self-play; the moonshot playing agent (one
+  moonshot seat among three normal ones). Passes are random: there is no passing agent yet.
+- ``decide``: the early moonshot decision agent, on hands labelled by the moonshot playing agent.
+- ``pass``: the normal passing agent with the pretrained normal playing agents; the moonshot passing
+  agent with the moonshot playing agent on decision-filtered deals.
+- ``finetune``: normal passing + playing trained together; moonshot passing + playing together
+  (filtered deals); the final moonshot decision agent; the breaker playing agent against filtered
+  moon attempts; the breaker decision agent.
+
+Every step writes ``OUT/steps/NN_step.npz`` when done and ``.partial.npz`` every 5% of its deals; a
+rerun skips finished steps and continues a partial one from its last checkpoint. ``OUT/curves.png``
+plots the learning curves, ``OUT/summary.json`` the statistics, ``OUT/subagents.npz`` is the result
+(bundle it with ``--bundle``).
+"""
+
+from __future__ import annotations
+
+import os
+
+# Small matrices: multithreaded BLAS is ~6x slower here on 2 busy cores. Set before NumPy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_baselines.subagents import steps as S
+from hearts_baselines.subagents.weights import BUNDLED, MOON_THRESHOLD, NetSet, WeightsError, load, save
+from hearts_env.rules import make_rules
+
+STAGES = ("play", "decide", "pass", "finetune")
+CHUNKS = 20
+
+
+@dataclass(frozen=True)
+class Step:
+    stage: str
+    name: str
+    fraction: float
+    """Deals as a fraction of ``--deals``."""
+    kind: str
+    """``rl``, ``decide_moon`` or ``decide_breaker``."""
+    table: Callable[..., S.Table] | None = None
+    net: str = ""
+    options: tuple[bool, bool] = (False, False)
+    """Decision steps on moon hands: (random passes, filtered deals)."""
+
+
+STEPS = (
+    Step("play", "play_normal", 1.0, "rl", S.normal_table({"play_normal"}, random_passes=True)),
+    Step("play", "play_moon", 0.5, "rl", S.moon_table({"play_moon"}, random_passes=True, filtered=False)),
+    Step("decide", "decide_moon_early", 0.25, "decide_moon", net="decide_moon", options=(True, False)),
+    Step("pass", "pass_normal", 0.5, "rl", S.normal_table({"pass_normal"}, random_passes=False)),
+    Step("pass", "pass_moon", 0.25, "rl", S.moon_table({"pass_moon"}, random_passes=False, filtered=True)),
+    Step("finetune", "finetune_normal", 0.75, "rl", S.normal_table({"pass_normal", "play_normal"}, False)),
+    Step("finetune", "finetune_moon", 0.4, "rl", S.moon_table({"pass_moon", "play_moon"}, False, True)),
+    Step("finetune", "decide_moon", 0.25, "decide_moon", net="decide_moon", options=(False, True)),
+    Step("finetune", "play_breaker", 0.4, "rl", S.breaker_table),
+    Step("finetune", "decide_breaker", 0.15, "decide_breaker", net="decide_breaker"),
+)
+
+
+def _path(out: Path, index: int, step: Step, suffix: str = ".npz") -> Path:
+    return out / "steps" / f"{index:02d}_{step.name}{suffix}"
+
+
+def _start_nets(out: Path, index: int, args: argparse.Namespace) -> NetSet:
+    if index == 0:
+        nets = NetSet.fresh(args.hidden, args.seed)
+        nets.moon_threshold = nets.breaker_threshold = args.threshold
+        return nets
+    prev = _path(out, index - 1, STEPS[index - 1])
+    if not prev.exists():
+        raise SystemExit(f"step {STEPS[index].name} needs {prev}: run stage {STEPS[index - 1].stage!r} first")
+    return load(prev)
+
+
+def _check(info: dict[str, Any], total: int, path: Path) -> None:
+    if info.get("total") != total:
+        raise SystemExit(f"{path} was made for {info.get('total')} deals, this run asks {total}: "
+                         "use the same --deals, or another --out")
+
+
+def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) -> dict[str, Any]:
+    """Run (or resume, or skip if done) step ``index``; its info."""
+    from tqdm import tqdm
+
+    step = STEPS[index]
+    final = _path(out, index, step)
+    if final.exists():
+        return load(final).info
+    total = max(args.checkpoints, round(step.fraction * args.deals))
+    partial = _path(out, index, step, ".partial.npz")
+    data_path = _path(out, index, step, ".data.npz")
+    if partial.exists():
+        nets = load(partial)
+        info = nets.info
+        _check(info, total, partial)
+    else:
+        nets = _start_nets(out, index, args)
+        info = {"step": step.name, "stage": step.stage, "total": total, "done": 0, "curve": [], "seconds": 0.0}
+    rows: list[np.ndarray] = []
+    labels: list[float] = []
+    if step.kind != "rl" and data_path.exists():
+        with np.load(data_path) as d:
+            rows, labels = list(d["rows"]), list(d["labels"])
+    bar = tqdm(total=total, initial=info["done"], desc=f"{step.stage}/{step.name}", unit="deal",
+               disable=args.quiet, dynamic_ncols=True)
+    size = -(-total // args.checkpoints)
+    while info["done"] < total:
+        t0 = time.perf_counter()
+        start, stop = info["done"], min(total, info["done"] + size)
+        rng = np.random.default_rng([args.seed, index, start])
+        if step.kind == "rl":
+            loss, score = S.rl_chunk(ctx, nets, step.table, start, stop, total, rng, bar.update)  # type: ignore[arg-type]
+            if np.isnan(score):
+                score = S.eval_vs_greedy(ctx, nets, random_passes=step.stage == "play", deals=args.eval_deals)
+            info["curve"].append([stop, loss, score])
+            bar.set_postfix(loss=f"{loss:.4f}", score=f"{score:.3f}")
+        else:
+            for i in range(start, stop):
+                if step.kind == "decide_moon":
+                    r, lab = S.moon_labels(ctx, nets, rng, i, *step.options)
+                else:
+                    r, lab = S.breaker_labels(ctx, nets, rng, i)
+                rows.extend(r)
+                labels.extend(lab)
+                bar.update(1)
+            np.savez(data_path, rows=np.array(rows, dtype=np.int16).reshape(-1, 52),
+                     labels=np.array(labels, dtype=np.float32))
+        info["done"] = stop
+        info["seconds"] += time.perf_counter() - t0
+        nets.info = info
+        save(nets, partial)
+    bar.close()
+    if step.kind != "rl":
+        t0 = time.perf_counter()
+        rng = np.random.default_rng([args.seed, index, total])
+        threshold = nets.moon_threshold if step.net == "decide_moon" else nets.breaker_threshold
+        info["classifier"] = S.fit_classifier(nets[step.net], np.array(rows, dtype=np.int16).reshape(-1, 52),
+                                              np.array(labels, dtype=np.float32), ctx, args.decision_epochs,
+                                              threshold, rng)
+        info["seconds"] += time.perf_counter() - t0
+    nets.info = info
+    save(nets, final)
+    partial.unlink(missing_ok=True)
+    return info
+
+
+def plot(out: Path, infos: list[dict[str, Any]]) -> None:
+    """``OUT/curves.png``: loss and score per reinforcement step."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rl = [i for i in infos if i.get("curve")]
+    if not rl:
+        return
+    fig, axes = plt.subplots(2, len(rl), figsize=(3.2 * len(rl), 5.5), squeeze=False)
+    labels = {"normal": "points vs 3 greedy", "moon": "moon success rate", "breaker": "moons by others"}
+    for col, info in enumerate(rl):
+        curve = np.array(info["curve"], dtype=float)
+        kind = "moon" if "moon" in info["step"] else "breaker" if "breaker" in info["step"] else "normal"
+        axes[0, col].plot(curve[:, 0], curve[:, 1])
+        axes[0, col].set_title(info["step"], fontsize=9)
+        axes[0, col].set_ylabel("training MSE" if col == 0 else "")
+        axes[1, col].plot(curve[:, 0], curve[:, 2], color="C1")
+        axes[1, col].set_ylabel(labels[kind], fontsize=8)
+        axes[1, col].set_xlabel("deals")
+    fig.tight_layout()
+    fig.savefig(out / "curves.png", dpi=90)
+    plt.close(fig)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", default="runs/subagents", help="run directory (checkpoints, curves, result)")
+    p.add_argument("--stage", default="all", choices=("all", *STAGES), help="stage to run (default all)")
+    p.add_argument("--deals", type=int, default=50000, help="deals of the first step; others in proportion")
+    p.add_argument("--rules", default="standard", help="rules spec (paper 000 = standard)")
+    p.add_argument("--hidden", type=int, default=64, help="hidden units of every network")
+    p.add_argument("--lr", type=float, default=1.0, help="SGD learning rate")
+    p.add_argument("--batch-deals", type=int, default=16, help="deals between SGD passes")
+    p.add_argument("--minibatch", type=int, default=64, help="SGD minibatch size")
+    p.add_argument("--eps-start", type=float, default=0.2, help="exploration at the start of each step")
+    p.add_argument("--eps-end", type=float, default=0.02, help="exploration at the end of each step")
+    p.add_argument("--decision-epochs", type=int, default=30, help="epochs of the decision classifiers")
+    p.add_argument("--threshold", type=float, default=MOON_THRESHOLD, help="decision thresholds (paper: 0.96)")
+    p.add_argument("--checkpoints", type=int, default=CHUNKS, help="checkpoints (and curve points) per step")
+    p.add_argument("--eval-deals", type=int, default=S.EVAL_DEALS,
+                   help="deals against three greedy seats scoring each curve point of the normal steps")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bundle", action="store_true", help="copy the result to the package's bundled weights")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> Path:
+    args = parse_args(argv)
+    out = Path(args.out)
+    (out / "steps").mkdir(parents=True, exist_ok=True)
+    ctx = S.Context(make_rules(args.rules), args.lr, args.batch_deals, args.minibatch, args.eps_start, args.eps_end)
+    infos = []
+    worked = False
+    for index, step in enumerate(STEPS):
+        final = _path(out, index, step)
+        if args.stage in ("all", step.stage):
+            worked |= not final.exists()
+            infos.append(run_step(out, index, args, ctx))
+        elif final.exists():
+            infos.append(load(final).info)
+        if worked and (index + 1 == len(STEPS) or STEPS[index + 1].stage != step.stage):
+            plot(out, infos)  # once per stage that trained something
+            worked = False
+    (out / "summary.json").write_text(json.dumps(infos, indent=1))
+    last = _path(out, len(STEPS) - 1, STEPS[-1])
+    if not last.exists():
+        return out
+    nets = load(last)
+    nets.info = {"steps": {i["step"]: {k: v for k, v in i.items() if k != "curve"} for i in infos},
+                 "seconds": sum(i.get("seconds", 0.0) for i in infos),
+                 "args": {k: v for k, v in vars(args).items() if k not in ("bundle", "quiet", "out", "stage")},
+                 "command": " ".join(["python -m hearts_baselines.subagents.train",
+                                      *(sys.argv[1:] if argv is None else argv)])}
+    result = save(nets, out / "subagents.npz")
+    print(f"wrote {result} ({sum(i.get('seconds', 0.0) for i in infos) / 60:.1f} min of training)")
+    if args.bundle:
+        BUNDLED.parent.mkdir(exist_ok=True)
+        shutil.copyfile(result, BUNDLED)
+        load(BUNDLED)
+        print(f"bundled as {BUNDLED}")
+    return result
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except WeightsError as e:
+        raise SystemExit(f"error: {e}") from None

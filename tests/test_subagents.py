@@ -1,0 +1,216 @@
+"""The subagent player of paper 000 §4: states, network, rewards, weights files, agent, training pipeline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import hearts_env
+from hearts_baselines.subagents import steps as S
+from hearts_baselines.subagents import train as T
+from hearts_baselines.subagents.features import PASS_SIZE, PLAY_SIZE, dense, pass_row, play_positions, play_row
+from hearts_baselines.subagents.net import ValueNet
+from hearts_baselines.subagents.policy import Brain
+from hearts_baselines.subagents.rewards import DealFacts, deal_facts, immediate, play_target, terminal
+from hearts_baselines.subagents.weights import BUNDLED, NetSet, WeightsError, load, save
+from hearts_env.agents import make_agent
+from hearts_env.encoders import make_encoder
+from hearts_env.engine import Deal, Phase
+from hearts_env.rules import make_rules
+from hearts_env.views import SeatView
+
+RULES = make_rules("standard")
+
+
+def _random_positions(n_deals: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    for k in range(n_deals):
+        deal = Deal.random(RULES, rng, pass_direction=k % 4)
+        while not deal.is_over:
+            yield deal
+            legal = deal.legal_cards()
+            deal.apply(legal[int(rng.integers(len(legal)))])
+
+
+def test_states_equal_the_paper_encoders():
+    play = make_encoder("paper260", rules=RULES)
+    passing = make_encoder("paper104", rules=RULES)
+    for deal in _random_positions(6):
+        for seat in range(4):
+            view = SeatView.of(deal, seat)
+            assert np.array_equal(dense(play_row(play_positions(view))[None], PLAY_SIZE)[0], play.encode(view))
+            if deal.phase == Phase.PASS:
+                row = pass_row(view.hand, view.passed)
+                assert np.array_equal(dense(row[None], PASS_SIZE)[0], passing.encode(view))
+
+
+def test_sgd_lowers_the_mse_on_a_fixed_batch():
+    rng = np.random.default_rng(0)
+    x = (rng.random((64, 40)) < 0.2).astype(np.float32)
+    y = rng.random(64).astype(np.float32)
+    net = ValueNet(40, 16, rng)
+    first = net.sgd_step(x, y, 0.5)
+    assert float(np.mean((net.predict(x) - y) ** 2)) < first  # one step already lowers it
+    for _ in range(300):
+        last = net.sgd_step(x, y, 1.0)
+    assert last < 0.7 * first
+    row = np.flatnonzero(x[0])
+    assert net.values_of_rows(row[None])[0] == pytest.approx(net.predict(x[:1])[0], rel=1e-5)
+
+
+def test_rewards_follow_tables_1_and_2():
+    f = DealFacts(seat=0, received=3, taken=3, trick_points=(0, 3) + (0,) * 11, moon_shooter=None,
+                  break_trick=1, break_seat=0)
+    assert terminal("normal", f) == pytest.approx(0.7)
+    assert immediate("normal", f, 0) == pytest.approx(0.5) and immediate("normal", f, 1) == pytest.approx(1 / 8)
+    assert terminal("moon", f) == 0.0 and immediate("moon", f, 1) == pytest.approx(0.3)
+    assert terminal("breaker", f) == pytest.approx(0.1)
+    assert immediate("breaker", f, 1) == pytest.approx(0.1) and immediate("breaker", f, 0) == 0.0
+    moon = DealFacts(0, 0, 26, (13, 13) + (0,) * 11, 0, None, None)
+    assert terminal("moon", moon) == 1.0 and immediate("moon", moon, 0) == 0.5
+    assert terminal("normal", moon) == 1.0  # receives 0 points
+    victim = DealFacts(1, 26, 0, (0,) * 13, 0, None, None)
+    assert terminal("normal", victim) == 0.0 and terminal("breaker", victim) == 0.0
+    assert 0.0 <= play_target("breaker", f, 1) <= 1.0
+
+
+def test_deal_facts_of_a_played_deal():
+    rng = np.random.default_rng(3)
+    deal = Deal.random(RULES, rng, pass_direction=0)
+    deal.playout(1)
+    for seat in range(4):
+        f = deal_facts(SeatView.of(deal, seat))
+        assert f.received == deal.points[seat]
+        assert sum(f.trick_points) == deal.penalty_points(seat)
+        assert len(f.trick_points) == 13
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("subagents")
+    T.main(["--out", str(out), "--deals", "8", "--checkpoints", "2", "--eval-deals", "2", "--hidden", "8",
+            "--decision-epochs", "2", "--quiet"])
+    return out
+
+
+def test_smoke_training_of_every_stage_gives_a_loadable_checkpoint(smoke_run: Path):
+    nets = load(smoke_run / "subagents.npz")
+    assert set(nets.info["steps"]) == {s.name for s in T.STEPS}
+    assert (smoke_run / "curves.png").stat().st_size > 0
+    summary = json.loads((smoke_run / "summary.json").read_text())
+    assert [i["step"] for i in summary] == [s.name for s in T.STEPS]
+    assert all(i["done"] == i["total"] for i in summary)
+    assert "classifier" in summary[2]
+    agent = make_agent(f"subagents(weights={str(smoke_run / 'subagents.npz')!r})")
+    _play_full_deals(agent, 2)
+
+
+def test_rerun_skips_finished_steps(smoke_run: Path, monkeypatch: pytest.MonkeyPatch):
+    calls = []
+    monkeypatch.setattr(S, "rl_chunk", lambda *a, **k: calls.append(1) or (0.0, 0.0))
+    before = {p: p.stat().st_mtime_ns for p in (smoke_run / "steps").glob("*.npz") if "data" not in p.name}
+    T.main(["--out", str(smoke_run), "--deals", "8", "--checkpoints", "2", "--quiet", "--stage", "play"])
+    assert calls == []
+    assert before == {p: p.stat().st_mtime_ns for p in before}
+
+
+def test_resume_continues_a_partial_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    real = S.rl_chunk
+    seen: list[int] = []
+
+    def interrupted(ctx, nets, make, start, stop, total, rng, progress):
+        if start > 0 and not seen:
+            seen.append(start)
+            raise KeyboardInterrupt
+        return real(ctx, nets, make, start, stop, total, rng, progress)
+
+    argv = ["--out", str(tmp_path), "--deals", "12", "--checkpoints", "3", "--eval-deals", "1", "--hidden", "8",
+            "--stage", "play", "--quiet"]
+    monkeypatch.setattr(S, "rl_chunk", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        T.main(argv)
+    partial = tmp_path / "steps" / "00_play_normal.partial.npz"
+    assert load(partial).info["done"] == 4
+    starts: list[int] = []
+    monkeypatch.setattr(S, "rl_chunk", lambda *a, **k: starts.append(a[3]) or real(*a, **k))
+    T.main(argv)
+    assert starts[:2] == [4, 8]  # the first chunk of play_normal is not replayed
+    assert load(tmp_path / "steps" / "00_play_normal.npz").info["done"] == 12
+    assert not partial.exists()
+
+
+def _play_full_deals(agent, n: int, rules_spec: str = "standard") -> None:
+    rules = make_rules(rules_spec)
+    rng = np.random.default_rng(7)
+    for k in range(n):
+        deal = Deal.random(rules, rng, pass_direction=k % 4)
+        agent_seats = {}
+        for seat in range(4):
+            a = agent if seat == 0 else make_agent("random")
+            a.reset(rules, seat, [k, seat])
+            agent_seats[seat] = a
+        while not deal.is_over:
+            seat = deal.current
+            card = agent_seats[seat].act(SeatView.of(deal, seat))
+            assert deal.legal_mask() >> card & 1
+            deal.apply(card)
+
+
+def test_bundled_weights_load_and_play_legal_cards():
+    nets = load()
+    assert nets.info.get("seconds", 0) > 0
+    assert nets.moon_threshold == pytest.approx(0.96)
+    _play_full_deals(make_agent("subagents"), 4)
+
+
+@pytest.mark.parametrize("style", ["normal", "moon", "breaker", None])
+def test_every_style_plays_legal_cards(style: str | None):
+    nets = NetSet.fresh(hidden=8)
+    nets.moon_threshold = 0.0 if style is None else 0.96  # None: the decision always says shoot
+    nets.breaker_threshold = 0.0
+    brain = Brain(nets, style=style, epsilon=0.3)
+    rng = np.random.default_rng(1)
+    for k in range(3):
+        deal = Deal.random(RULES, rng, pass_direction=k % 4)
+        brain.new_deal(rng)
+        while not deal.is_over:
+            seat = deal.current
+            view = SeatView.of(deal, seat)
+            card = brain.act(view) if seat == 0 else deal.legal_cards()[0]
+            deal.apply(card)
+        assert len(brain.records.plays) == 13
+        assert (brain.records.passing is not None) == (k % 4 != 0)
+
+
+def _rewrite(path: Path, target: Path, *, meta_change: dict | None = None, array_change: str | None = None) -> None:
+    with np.load(path) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays.pop("meta")))
+    meta.update(meta_change or {})
+    if array_change:
+        arrays[array_change] = arrays[array_change] + 1.0
+    np.savez(target, meta=np.array(json.dumps(meta)), **arrays)
+
+
+def test_bad_files_give_clear_errors(tmp_path: Path):
+    good = save(NetSet.fresh(hidden=4), tmp_path / "good.npz")
+    assert load(good).nets["play_normal"].W1.shape == (PLAY_SIZE, 4)
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(good.read_bytes()[:300])
+    with pytest.raises(WeightsError, match="corrupted"):
+        load(truncated)
+    _rewrite(good, tmp_path / "edited.npz", array_change="play_normal/b1")
+    with pytest.raises(WeightsError, match="checksum"):
+        load(tmp_path / "edited.npz")
+    _rewrite(good, tmp_path / "format.npz", meta_change={"format": 99})
+    with pytest.raises(WeightsError, match="format 99"):
+        load(tmp_path / "format.npz")
+    _rewrite(good, tmp_path / "version.npz", meta_change={"hearts_env": "0.0.1"})
+    with pytest.raises(WeightsError, match=r"hearts-env 0\.0\.1.*" + hearts_env.__version__):
+        load(tmp_path / "version.npz")
+    with pytest.raises(WeightsError, match="no subagents weights"):
+        load(tmp_path / "missing.npz")
+    assert BUNDLED.name == "subagents.npz"
