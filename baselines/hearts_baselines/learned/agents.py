@@ -10,7 +10,7 @@ observation encoding comes from the checkpoint's metadata. Needs the ``train`` e
 
 from __future__ import annotations
 
-from hearts_baselines.learned.checkpoints import bundled, verify
+from hearts_baselines.learned.checkpoints import bundled, load_model, verify
 from hearts_env.agents.adapters import SB3Agent
 
 
@@ -24,7 +24,7 @@ class PPOAgent(SB3Agent):
         path = str(bundled(self.bundle)) if weights is None else weights
         meta = verify(path)
         self.metadata = meta
-        super().__init__(path, algo=meta["algo"], observation=meta["observation"],
+        super().__init__(model=load_model(path, meta), observation=meta["observation"],
                          dict_obs=bool(meta.get("dict_obs", False)), deterministic=deterministic)
 
 
@@ -35,6 +35,4 @@ class DQNAgent(PPOAgent):
     bundle = "dqn"
 
     def __init__(self, weights: str | None = None, deterministic: bool = True):
-        import hearts_baselines.learned.masked_dqn  # noqa: F401  (the saved policy classes load by reference)
-
         super().__init__(weights, deterministic)

@@ -3,17 +3,17 @@
     python -m hearts_baselines.learned.bundle runs/ppo/latest.zip --name ppo \\
         --note "trained 58 min on 2 cores: python -m hearts_baselines.learned.train_ppo ..."
 
-The checkpoint is verified first; ``weights/NAME.zip`` and ``weights/NAME.json`` (its metadata with
-the note added and the checksum recomputed) are written.
+The checkpoint is verified first; only its policy network is kept (no optimizer state or rollout
+settings: a third of the size), saved as ``weights/NAME.zip`` beside ``weights/NAME.json`` (its
+metadata with ``"kind": "policy"``, the note, and the checksum recomputed).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
 
-from hearts_baselines.learned.checkpoints import WEIGHTS_DIR, verify, write_metadata
+from hearts_baselines.learned.checkpoints import WEIGHTS_DIR, load_model, verify, write_metadata
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -25,8 +25,9 @@ def main(argv: list[str] | None = None) -> None:
     meta = verify(args.checkpoint)
     target = WEIGHTS_DIR / f"{args.name}.zip"
     WEIGHTS_DIR.mkdir(exist_ok=True)
-    shutil.copyfile(args.checkpoint, target)
+    load_model(args.checkpoint, meta).policy.save(target)
     fields = {k: v for k, v in meta.items() if k not in ("format", "hearts_env", "sha256")}
+    fields["kind"] = "policy"
     if args.note:
         fields["note"] = args.note
     out = write_metadata(target, **fields)

@@ -77,3 +77,22 @@ def bundled(name: str) -> Path:
         available = sorted(p.stem for p in WEIGHTS_DIR.glob("*.zip"))
         raise CheckpointError(f"no bundled weights named {name!r}; available: {', '.join(available) or 'none'}")
     return path
+
+
+def load_model(path: str | Path, meta: dict[str, Any]) -> Any:
+    """The SB3 object of a verified checkpoint: a whole model, or a bare policy (``"kind": "policy"``,
+    as bundled). Both answer ``predict(obs, ..., deterministic=)``; MaskablePPO ones take
+    ``action_masks=``. Needs the ``train`` extra."""
+    algo, kind = meta.get("algo"), meta.get("kind", "model")
+    if algo == "MaskablePPO":
+        from sb3_contrib import MaskablePPO
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+        cls: Any = MaskableActorCriticPolicy if kind == "policy" else MaskablePPO
+    elif algo == "DQN":
+        from hearts_baselines.learned.masked_dqn import MaskedDQN, MaskedDQNPolicy
+
+        cls = MaskedDQNPolicy if kind == "policy" else MaskedDQN
+    else:
+        raise CheckpointError(f"{path}: unknown algo {algo!r} in its metadata (MaskablePPO or DQN)")
+    return cls.load(str(path), device="cpu")
