@@ -121,11 +121,11 @@ def test_resume_continues_a_partial_step(tmp_path: Path, monkeypatch: pytest.Mon
     real = S.rl_chunk
     seen: list[int] = []
 
-    def interrupted(ctx, nets, make, start, stop, total, rng, progress):
+    def interrupted(ctx, nets, make, start, stop, total, rng, progress, replay):
         if start > 0 and not seen:
             seen.append(start)
             raise KeyboardInterrupt
-        return real(ctx, nets, make, start, stop, total, rng, progress)
+        return real(ctx, nets, make, start, stop, total, rng, progress, replay)
 
     argv = ["--out", str(tmp_path), "--deals", "12", "--checkpoints", "3", "--eval-deals", "1", "--hidden", "8",
             "--stage", "play", "--quiet"]

@@ -15,6 +15,7 @@ import numpy as np
 from hearts_baselines.subagents.features import PLAY_SIZE, dense
 from hearts_baselines.subagents.net import ValueNet
 from hearts_baselines.subagents.policy import Brain
+from hearts_baselines.subagents.replay import Replay
 from hearts_baselines.subagents.rewards import MOON_TOTAL, DealFacts
 from hearts_baselines.subagents.selfplay import Samples, collect, play_deal
 from hearts_baselines.subagents.tables import brains, moon_deal, random_deal
@@ -34,19 +35,33 @@ class Context:
     minibatch: int
     eps_start: float
     eps_end: float
+    replay: int = 200_000
+    """States kept per network for SGD minibatches."""
+    replay_ratio: float = 4.0
+    """SGD minibatch rows per new state (each state is used about this many times)."""
 
 
 def epsilon(ctx: Context, done: int, total: int) -> float:
     return ctx.eps_start + (ctx.eps_end - ctx.eps_start) * min(1.0, done / max(1, total))
 
 
-def train_samples(nets: NetSet, samples: Samples, ctx: Context, rng: np.random.Generator) -> dict[str, float]:
-    """One SGD pass over the gathered states of every network that has some; the losses."""
+def train_samples(nets: NetSet, samples: Samples, replay: Replay, ctx: Context,
+                  rng: np.random.Generator) -> dict[str, float]:
+    """Move the gathered states into the replay buffer, then run ``replay_ratio`` × (new states)
+    minibatch rows of SGD per network on uniform samples of its buffer; the mean losses."""
     losses = {}
     for name in list(samples.rows):
         rows, y = samples.arrays(name)
-        if len(y):
-            losses[name] = nets[name].fit_epoch(dense(rows, NET_INPUTS[name]), y, ctx.lr, ctx.minibatch, rng)
+        if not len(y):
+            continue
+        replay.add(name, rows, y)
+        steps = max(1, round(len(y) * ctx.replay_ratio / ctx.minibatch))
+        batch = [replay.sample(name, ctx.minibatch, rng) for _ in range(steps)]
+        x = dense(np.concatenate([b[0] for b in batch]), NET_INPUTS[name])
+        target = np.concatenate([b[1] for b in batch])
+        net = nets[name]
+        losses[name] = float(np.mean([net.sgd_step(x[k:k + ctx.minibatch], target[k:k + ctx.minibatch], ctx.lr)
+                                      for k in range(0, len(target), ctx.minibatch)]))
     samples.clear()
     return losses
 
@@ -126,7 +141,7 @@ def metric(facts: list[DealFacts], table: Table) -> float:
 
 
 def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., Table], start: int, stop: int, total: int,
-             rng: np.random.Generator, progress: Callable[[int], None]) -> tuple[float, float]:
+             rng: np.random.Generator, progress: Callable[[int], None], replay: Replay) -> tuple[float, float]:
     """Deals ``start..stop-1`` of a reinforcement step; (mean loss, mean metric) of the chunk."""
     samples = Samples()
     losses: list[float] = []
@@ -139,7 +154,7 @@ def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., Table], start: int,
             collect(seats[s], facts[s], learn, samples)
         scores.append(metric(facts, table))
         if (i + 1 - start) % ctx.batch_deals == 0 or i + 1 == stop:
-            losses.extend(train_samples(nets, samples, ctx, rng).values())
+            losses.extend(train_samples(nets, samples, replay, ctx, rng).values())
         progress(1)
     return float(np.mean(losses)) if losses else float("nan"), float(np.mean(scores))
 

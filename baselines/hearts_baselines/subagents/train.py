@@ -1,6 +1,6 @@
 """Train the subagents of paper 000 §4, stage by stage, resumable.
 
-    python -m hearts_baselines.subagents.train --out runs/subagents --stage all --deals 50000
+    python -m hearts_baselines.subagents.train --out runs/subagents --stage all --deals 40000
 
 Stages (each a list of steps; ``--deals`` sizes the first step, the others in fixed proportions):
 
@@ -28,6 +28,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
+import dataclasses
 import json
 import shutil
 import sys
@@ -40,10 +41,12 @@ from typing import Any
 import numpy as np
 
 from hearts_baselines.subagents import steps as S
+from hearts_baselines.subagents.replay import Replay
 from hearts_baselines.subagents.weights import BUNDLED, MOON_THRESHOLD, NetSet, WeightsError, load, save
 from hearts_env.rules import make_rules
 
 STAGES = ("play", "decide", "pass", "finetune")
+FINETUNE_EPS = (0.5, 0.2)
 CHUNKS = 20
 
 
@@ -59,6 +62,8 @@ class Step:
     net: str = ""
     options: tuple[bool, bool] = (False, False)
     """Decision steps on moon hands: (random passes, filtered deals)."""
+    eps: tuple[float, float] | None = None
+    """Exploration (start, end) of the step; None = ``--eps-start``/``--eps-end``."""
 
 
 STEPS = (
@@ -67,8 +72,10 @@ STEPS = (
     Step("decide", "decide_moon_early", 0.25, "decide_moon", net="decide_moon", options=(True, False)),
     Step("pass", "pass_normal", 0.5, "rl", S.normal_table({"pass_normal"}, random_passes=False)),
     Step("pass", "pass_moon", 0.25, "rl", S.moon_table({"pass_moon"}, random_passes=False, filtered=True)),
-    Step("finetune", "finetune_normal", 0.75, "rl", S.normal_table({"pass_normal", "play_normal"}, False)),
-    Step("finetune", "finetune_moon", 0.4, "rl", S.moon_table({"pass_moon", "play_moon"}, False, True)),
+    Step("finetune", "finetune_normal", 0.75, "rl", S.normal_table({"pass_normal", "play_normal"}, False),
+         eps=FINETUNE_EPS),
+    Step("finetune", "finetune_moon", 0.4, "rl", S.moon_table({"pass_moon", "play_moon"}, False, True),
+         eps=FINETUNE_EPS),
     Step("finetune", "decide_moon", 0.25, "decide_moon", net="decide_moon", options=(False, True)),
     Step("finetune", "play_breaker", 0.4, "rl", S.breaker_table),
     Step("finetune", "decide_breaker", 0.15, "decide_breaker", net="decide_breaker"),
@@ -122,12 +129,15 @@ def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) ->
     bar = tqdm(total=total, initial=info["done"], desc=f"{step.stage}/{step.name}", unit="deal",
                disable=args.quiet, dynamic_ncols=True)
     size = -(-total // args.checkpoints)
+    replay = Replay(args.replay)  # not checkpointed: a resumed step refills it
+    step_ctx = ctx if step.eps is None else dataclasses.replace(ctx, eps_start=step.eps[0], eps_end=step.eps[1])
     while info["done"] < total:
         t0 = time.perf_counter()
         start, stop = info["done"], min(total, info["done"] + size)
         rng = np.random.default_rng([args.seed, index, start])
         if step.kind == "rl":
-            loss, score = S.rl_chunk(ctx, nets, step.table, start, stop, total, rng, bar.update)  # type: ignore[arg-type]
+            loss, score = S.rl_chunk(step_ctx, nets, step.table, start, stop, total, rng, bar.update,  # type: ignore[arg-type]
+                                     replay)
             if np.isnan(score):
                 score = S.eval_vs_greedy(ctx, nets, random_passes=step.stage == "play", deals=args.eval_deals)
             info["curve"].append([stop, loss, score])
@@ -192,14 +202,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="runs/subagents", help="run directory (checkpoints, curves, result)")
     p.add_argument("--stage", default="all", choices=("all", *STAGES), help="stage to run (default all)")
-    p.add_argument("--deals", type=int, default=50000, help="deals of the first step; others in proportion")
+    p.add_argument("--deals", type=int, default=40000, help="deals of the first step; others in proportion")
     p.add_argument("--rules", default="standard", help="rules spec (paper 000 = standard)")
     p.add_argument("--hidden", type=int, default=64, help="hidden units of every network")
     p.add_argument("--lr", type=float, default=1.0, help="SGD learning rate")
     p.add_argument("--batch-deals", type=int, default=16, help="deals between SGD passes")
-    p.add_argument("--minibatch", type=int, default=64, help="SGD minibatch size")
-    p.add_argument("--eps-start", type=float, default=0.2, help="exploration at the start of each step")
-    p.add_argument("--eps-end", type=float, default=0.02, help="exploration at the end of each step")
+    p.add_argument("--minibatch", type=int, default=32, help="SGD minibatch size")
+    p.add_argument("--eps-start", type=float, default=1.0,
+                   help="exploration at the start of each step (1 = random play); fine-tuning: 0.5")
+    p.add_argument("--eps-end", type=float, default=1.0, help="exploration at the end of each step; fine-tuning: 0.2")
+    p.add_argument("--replay", type=int, default=200_000, help="states kept per network for SGD minibatches")
+    p.add_argument("--replay-ratio", type=float, default=8.0, help="SGD rows per new state")
     p.add_argument("--decision-epochs", type=int, default=30, help="epochs of the decision classifiers")
     p.add_argument("--threshold", type=float, default=MOON_THRESHOLD, help="decision thresholds (paper: 0.96)")
     p.add_argument("--checkpoints", type=int, default=CHUNKS, help="checkpoints (and curve points) per step")
@@ -215,7 +228,8 @@ def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
     out = Path(args.out)
     (out / "steps").mkdir(parents=True, exist_ok=True)
-    ctx = S.Context(make_rules(args.rules), args.lr, args.batch_deals, args.minibatch, args.eps_start, args.eps_end)
+    ctx = S.Context(make_rules(args.rules), args.lr, args.batch_deals, args.minibatch, args.eps_start, args.eps_end,
+                    args.replay, args.replay_ratio)
     infos = []
     worked = False
     for index, step in enumerate(STEPS):
