@@ -214,3 +214,12 @@ def test_bad_files_give_clear_errors(tmp_path: Path):
     with pytest.raises(WeightsError, match="no subagents weights"):
         load(tmp_path / "missing.npz")
     assert BUNDLED.name == "subagents.npz"
+
+
+def test_moon_stats_counts_are_consistent():
+    from hearts_baselines.subagents.moonstats import moon_stats
+
+    stats = moon_stats("random", 4, moon_threshold=0.0)  # threshold 0: every deal is a moon attempt
+    assert stats["deals"] == 4 and stats["decided_moon"] == 4
+    assert stats["moon_success"] <= stats["moons_shot"] <= 4
+    assert stats["moon_success_ratio"] == stats["moon_success"] / 4
