@@ -223,3 +223,18 @@ def test_moon_stats_counts_are_consistent():
     assert stats["deals"] == 4 and stats["decided_moon"] == 4
     assert stats["moon_success"] <= stats["moons_shot"] <= 4
     assert stats["moon_success_ratio"] == stats["moon_success"] / 4
+
+
+def test_exploration_only_in_the_learning_networks():
+    nets = NetSet.fresh(hidden=8)
+    explorer = Brain(nets, style="normal", epsilon=1.0, explore=frozenset({"pass_normal"}))
+    greedy = Brain(nets, style="normal")
+    rng = np.random.default_rng(4)
+    deal = Deal.random(RULES, rng, pass_direction=0)
+    explorer.new_deal(np.random.default_rng(1))
+    greedy.new_deal(np.random.default_rng(2))
+    while not deal.is_over:
+        view = SeatView.of(deal, deal.current)
+        card = explorer.act(view)
+        assert card == greedy.act(view)  # plays are not explored: only passes would be
+        deal.apply(card)

@@ -67,13 +67,15 @@ class Brain:
     """
 
     def __init__(self, nets: NetSet, *, style: str | None = None, epsilon: float = 0.0,
-                 random_passes: bool = False, moon_threshold: float | None = None,
-                 breaker_threshold: float | None = None, use_moon: bool = True, use_breaker: bool = True):
+                 explore: frozenset[str] | None = None, random_passes: bool = False,
+                 moon_threshold: float | None = None, breaker_threshold: float | None = None,
+                 use_moon: bool = True, use_breaker: bool = True):
         if style is not None and style not in FORCED_STYLES:
             raise ValueError(f"style must be None or one of {FORCED_STYLES}, got {style!r}")
         self.nets = nets
         self.forced = style
         self.epsilon = epsilon
+        self.explore = explore
         self.random_passes = random_passes
         self.moon_threshold = nets.moon_threshold if moon_threshold is None else moon_threshold
         self.breaker_threshold = nets.breaker_threshold if breaker_threshold is None else breaker_threshold
@@ -135,7 +137,7 @@ class Brain:
         row = play_row(play_positions(view))
         name = self._play_net(view, row)
         legal = np.array(cards(view.legal), dtype=np.int16)
-        if len(legal) > 1 and self.epsilon and self.rng.random() < self.epsilon:
+        if len(legal) > 1 and self._explores(name):
             i = int(self.rng.integers(len(legal)))
         elif len(legal) > 1:
             net: ValueNet = self.nets[name]
@@ -161,12 +163,18 @@ class Brain:
             self.records.passing = (name, pass_row(view.hand, chosen))
         return self._pass_plan.pop(0)
 
+    def _explores(self, name: str) -> bool:
+        if not self.epsilon or (self.explore is not None and name not in self.explore):
+            return False
+        return bool(self.rng.random() < self.epsilon)
+
     def _choose_passes(self, hand: int, passed: int, free: list[int], k: int) -> list[int]:
         combos = _combinations(len(free), k)
-        if self.random_passes or (self.epsilon and self.rng.random() < self.epsilon):
+        name = "pass_moon" if self.style == "moon" else "pass_normal"
+        if self.random_passes or self._explores(name):
             pick = combos[int(self.rng.integers(len(combos)))]
         else:
-            net: ValueNet = self.nets["pass_moon" if self.style == "moon" else "pass_normal"]
+            net: ValueNet = self.nets[name]
             pre = net.pre_hidden(pass_row(hand, passed))
             extra = net.W1[N + np.array(free)]
             pick = combos[int(np.argmax(net.logits(pre + extra[combos].sum(axis=1))))]

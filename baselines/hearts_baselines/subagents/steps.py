@@ -70,7 +70,7 @@ def train_samples(nets: NetSet, samples: Samples, replay: Replay, ctx: Context,
 def normal_table(learn: set[str], random_passes: bool) -> Callable[..., Table]:
     """Four normal seats, all learning ``learn`` (self-play)."""
     def make(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, eps: float) -> Table:
-        return (random_deal(ctx.rules, rng), brains(nets, ["normal"] * 4, [eps] * 4, random_passes),
+        return (random_deal(ctx.rules, rng), brains(nets, ["normal"] * 4, [eps] * 4, random_passes, frozenset(learn)),
                 dict.fromkeys(range(4), learn))
     return make
 
@@ -81,8 +81,8 @@ def moon_table(learn: set[str], random_passes: bool, filtered: bool) -> Callable
         seat = i % 4
         styles = ["moon" if s == seat else "normal" for s in range(4)]
         eps_list = [eps if s == seat else 0.0 for s in range(4)]
-        return (moon_deal(ctx.rules, rng, nets, seat, filtered), brains(nets, styles, eps_list, random_passes),
-                {seat: learn})
+        return (moon_deal(ctx.rules, rng, nets, seat, filtered),
+                brains(nets, styles, eps_list, random_passes, frozenset(learn)), {seat: learn})
     return make
 
 
@@ -92,8 +92,8 @@ def breaker_table(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, 
     breaker = (shooter + 1 + i // 4 % 3) % 4
     styles = ["moon" if s == shooter else "breaker" if s == breaker else "normal" for s in range(4)]
     eps_list = [eps if s == breaker else 0.0 for s in range(4)]
-    return (moon_deal(ctx.rules, rng, nets, shooter, True), brains(nets, styles, eps_list),
-            {breaker: {"play_breaker"}})
+    seats = brains(nets, styles, eps_list, explore=frozenset({"play_breaker"}))
+    return moon_deal(ctx.rules, rng, nets, shooter, True), seats, {breaker: {"play_breaker"}}
 
 
 EVAL_DEALS = 40

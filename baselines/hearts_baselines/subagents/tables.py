@@ -32,5 +32,8 @@ def moon_deal(rules: Rules, rng: np.random.Generator, nets: NetSet, seat: int, f
     return deals[int(np.argmax(nets["decide_moon"].values_of_rows(rows)))]
 
 
-def brains(nets: NetSet, styles: list[str], epsilons: list[float], random_passes: bool = False) -> list[Brain]:
-    return [Brain(nets, style=s, epsilon=e, random_passes=random_passes) for s, e in zip(styles, epsilons)]
+def brains(nets: NetSet, styles: list[str], epsilons: list[float], random_passes: bool = False,
+           explore: frozenset[str] | None = None) -> list[Brain]:
+    """Four seats; ``epsilon`` explores only in the networks named in ``explore`` (the learning ones)."""
+    return [Brain(nets, style=s, epsilon=e, random_passes=random_passes, explore=explore)
+            for s, e in zip(styles, epsilons)]
