@@ -129,6 +129,64 @@ def test_vectorized_greedy_is_the_greedy_agent(preset):
                 deal.apply(int(choice[i]))
 
 
+def _moon_hands(rules, rng):
+    """Shuffled hands in which seat 0 holds the top hearts and mostly high cards: heuristic shoots."""
+    deck = rules.deck_obj
+    rps, size = deck.ranks_per_suit, deck.hand_size
+    strong = [2 * rps + r for r in range(rps - 6, rps)] + [s * rps + r for s in (0, 1, 3) for r in range(rps - 3, rps)]
+    strong = [int(c) for c in rng.permutation(strong)[:size]]
+    rest = [int(c) for c in rng.permutation([c for c in range(deck.size) if c not in strong])]
+    hands = [strong] + [rest[k * size:(k + 1) * size] for k in range(3)]
+    return [sum(1 << c for c in hand) for hand in hands]
+
+
+@pytest.mark.parametrize("preset", ["standard", "openspiel", "dutch", "sturtevant"])
+@pytest.mark.parametrize("seed", range(3))
+def test_vectorized_heuristic_is_the_heuristic_agent(preset, seed):
+    """Card for card in every state reached by a mix of heuristic and random play, moon hands included."""
+    from hearts_env.agents import make_agent
+    from hearts_env.views import SeatView
+
+    rules = _rules(preset, seed)
+    rng = np.random.default_rng(seed)
+    b = 96
+    hands = np.array([[int(h) for h in VectorDeals.random(rules, 1, rng).hands[0]] if i % 3 else
+                      [int(h) for h in np.roll(_moon_hands(rules, rng), i % 4)] for i in range(b)], dtype=np.uint64)
+    directions = rng.integers(0, 4, b) if rules.has_passing else np.zeros(b, int)
+    tables = VectorDeals(rules, hands, directions, backend="numba")
+    scalars = [Deal.from_hands(rules, [int(h) for h in hands[i]], pass_direction=int(directions[i])) for i in range(b)]
+    heuristic = make_agent("heuristic")
+    heuristic.reset(rules, 0, 0)
+    compared = shot = 0
+    while not tables.done.all():
+        choice = tables.policy_actions("heuristic")
+        for i, deal in enumerate(scalars):
+            if not deal.is_over:
+                view = SeatView.of(deal, deal.current)
+                heuristic.seat = deal.current
+                assert choice[i] == heuristic.act(view), (i, deal.history)
+                compared += 1
+        play = np.where(rng.random(b) < 0.7, choice, tables.random_actions(rng))
+        play[tables.done] = -1
+        tables.step(play)
+        for i, deal in enumerate(scalars):
+            if not deal.is_over:
+                deal.apply(int(play[i]))
+    for i, deal in enumerate(scalars):
+        assert tables.points[i].tolist() == deal.points
+        shot += deal.moon_shooter is not None
+    assert compared > b * rules.deck_obj.size // 2 and shot > 0
+
+
+def test_heuristic_rollouts_play_to_the_end():
+    tables = VectorDeals.random("standard", 64, np.random.default_rng(0), backend="numba")
+    counts = tables.advance(-1, "heuristic", np.random.default_rng(1))
+    assert tables.done.all() and (counts == 52 + 12 * (tables.pass_direction[0] != 0)).all()
+    assert (tables.points.sum(axis=1) % 26 == 0).all()
+    with pytest.raises(ValueError, match="vectorized policies"):
+        tables.policy_actions("mcts")
+
+
 def test_random_actions_are_uniform_over_legal_cards():
     tables = VectorDeals.random("sturtevant", 20000, np.random.default_rng(3))
     actions = tables.random_actions(np.random.default_rng(4))

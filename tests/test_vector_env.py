@@ -27,13 +27,13 @@ def test_make_vec_returns_the_batched_env():
 
 
 class _ScalarTwin:
-    """The scalar engine playing the same deal as one vector table, with greedy opponents."""
+    """The scalar engine playing the same deal as one vector table, with rule-player opponents."""
 
     def __init__(self, envs, i):
         t = envs.tables
         self.seat = int(envs.seats[i])
         self.deal = Deal.from_hands(envs.rules, [int(h) for h in t.dealt[i]], pass_direction=int(t.pass_direction[i]))
-        self.greedy = make_agent("greedy")
+        self.greedy = make_agent(envs.opponents)
         self.advance()
 
     def advance(self):
@@ -49,11 +49,12 @@ class _ScalarTwin:
 
 @pytest.mark.parametrize("observation", ["rich", "paper260"])
 @pytest.mark.parametrize("reward", ["points", "zero_sum"])
-def test_greedy_opponents_equal_the_scalar_engine(observation, reward):
-    """Each table against vectorized greedy opponents is, move by move, the scalar engine with
-    GreedyAgent opponents: same observations, masks, rewards, final observations and points."""
+@pytest.mark.parametrize("opponents", ["greedy", "heuristic"])
+def test_rule_opponents_equal_the_scalar_engine(observation, reward, opponents):
+    """Each table against vectorized greedy/heuristic opponents is, move by move, the scalar engine
+    with those agents as opponents: same observations, masks, rewards, final observations and points."""
     n = 6
-    envs = HeartsVectorEnv(num_envs=n, observation=observation, opponents="greedy", seat="random", reward=reward)
+    envs = HeartsVectorEnv(num_envs=n, observation=observation, opponents=opponents, seat="random", reward=reward)
     obs, info = envs.reset(seed=3)
     encoder = make_encoder(observation, envs.rules)
     twins = [_ScalarTwin(envs, i) for i in range(n)]
@@ -153,8 +154,8 @@ def test_bad_arguments_are_named():
         HeartsVectorEnv(rules="standard")
     with pytest.raises(ValueError, match="valid: points, openspiel, zero_sum"):
         HeartsVectorEnv(reward="dense")
-    with pytest.raises(ValueError, match="'random', 'greedy'"):
-        HeartsVectorEnv(opponents="heuristic")
+    with pytest.raises(ValueError, match="'random', 'greedy', 'heuristic'"):
+        HeartsVectorEnv(opponents="mcts")
     with pytest.raises(Exception, match="paper260, rich"):
         HeartsVectorEnv(observation="culhane217")
 

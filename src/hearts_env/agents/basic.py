@@ -17,14 +17,13 @@ and then dangerous high cards when void, leads low in safe suits and flushes Q�
 and stops a moon: when one opponent has taken every point so far (at least 8 of them), it
 keeps penalty cards off that opponent's tricks and takes a trick with points itself when it can.
 It shoots the moon (``shoot=True``) with a hand that can take it — at least five hearts topped
-by A♥ K♥ and six tenths of its cards T or higher, judged at its first play — and keeps at it
-while no other seat holds a point: it then
-leads and follows high and discards non-penalty cards.
+by A♥ K♥ and six tenths of its cards T or higher, judged on its hand after the exchange — and keeps
+at it while no other seat holds a point: it then leads and follows high and discards non-penalty
+cards. It keeps no state between moves (every choice is a function of the view), which is what
+lets the batched engine reproduce it card for card (``VectorDeals.policy_actions("heuristic")``).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from hearts_env.agents import Agent, register_agent
 from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES, iter_cards
@@ -128,7 +127,6 @@ class HeuristicAgent(Agent):
         super().__init__()
         self.moon_alarm = moon_alarm
         self.shoot = shoot
-        self._shooting: bool | None = None
 
     def act(self, view: SeatView) -> int:
         c = _cards(view)
@@ -137,25 +135,18 @@ class HeuristicAgent(Agent):
             return legal[0]
         if view.phase.name == "PASS":
             return max(legal, key=lambda card: _pass_danger(card, view.hand & ~view.passed, c, guard=True))
-        if self._shooting is None:  # decided once per deal, at this seat's first play
-            self._shooting = self.shoot and self._strong_enough(view, c)
-        if self._shooting and any(view.taken[s] & c.penalty for s in range(4) if s != view.seat):
-            self._shooting = False  # somebody else holds a point: the moon is gone
-        if self._shooting:
+        if self.shoot and self._strong_enough(view, c) and not any(
+                view.taken[s] & c.penalty for s in range(4) if s != view.seat):  # nobody else holds a point
             return self._shoot(view, legal, c)
         shooter = self._moon_threat(view)
         if not view.trick:
             return self._lead(view, legal, c)
         return self._follow(view, legal, c, shooter)
 
-    def reset(self, rules: Any, seat: int, seed: Any = None) -> None:
-        super().reset(rules, seat, seed)
-        self._shooting: bool | None = None
-
     def _strong_enough(self, view: SeatView, c: _Cards) -> bool:
-        """A hand that can take every point: at least 5 hearts topped by A♥ K♥, and six tenths of
-        its cards T or higher."""
-        hand = view.hand
+        """The hand after the exchange can take every point: at least 5 hearts topped by A♥ K♥,
+        and six tenths of its cards T or higher."""
+        hand = view.hand | view.played_by[view.seat]
         hearts = hand & c.suits[HEARTS]
         top = 3 << (c.suits[HEARTS].bit_length() - 2)
         if hearts.bit_count() < 5 or hearts & top != top:

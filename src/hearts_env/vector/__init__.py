@@ -242,26 +242,36 @@ class VectorDeals:
     def greedy_actions(self) -> np.ndarray:
         """(B,) the card paper 002's greedy player (``"greedy"``) picks at each table (-1 where done).
         Numba backend only."""
-        self._require_jit("the vectorized greedy player")
+        return self.policy_actions("greedy")
+
+    def policy_actions(self, policy: str) -> np.ndarray:
+        """(B,) the card a bundled rule player picks at each table (-1 where done), card for card
+        what the scalar agent of that name would pick: ``"greedy"`` (paper 002) or ``"heuristic"``
+        (:class:`~hearts_env.agents.basic.HeuristicAgent` with its defaults). Numba backend only."""
+        if policy not in _CHOICE_MODES:
+            raise ValueError(f"vectorized policies are {', '.join(_CHOICE_MODES)}; got {policy!r}")
+        self._require_jit(f"the vectorized {policy} player")
         out = np.full(self.size, -1, np.int64)
-        self._drive(_kernels.GREEDY_CHOICE, out=out)
+        self._drive(_CHOICE_MODES[policy], out=out)
         return out
 
     def advance(self, learner: np.ndarray, opponents: str, rng: np.random.Generator) -> np.ndarray:
-        """Let the other seats play (``"random"`` or ``"greedy"``) at every table until seat
-        ``learner[i]`` is to act or the deal is over; returns the number of cards played per table."""
-        learner = np.asarray(learner, dtype=np.int8)
+        """Let the other seats play (``"random"``, ``"greedy"`` or ``"heuristic"``) at every table until
+        seat ``learner[i]`` is to act or the deal is over (``-1``: play every seat to the end);
+        returns the number of cards played per table. ``"greedy"`` and ``"heuristic"`` need Numba."""
+        learner = np.broadcast_to(np.asarray(learner, dtype=np.int8), (self.size,)).copy()
         most = max(6, 3 * self.pass_count + 3)  # opponents' decisions between two of the learner's
+        if (learner < 0).any():
+            most = 4 * (self.hand_size + self.pass_count)
         uniforms = rng.random((self.size, most)) if opponents == "random" else np.zeros((self.size, 1))
-        if opponents not in ("random", "greedy"):
-            raise ValueError(f"vectorized opponents must be 'random' or 'greedy', got {opponents!r}")
+        if opponents not in _ADVANCE_MODES:
+            raise ValueError(f"vectorized opponents must be {', '.join(map(repr, _ADVANCE_MODES))}; got {opponents!r}")
         if self._jit is not None:
             counts = np.zeros(self.size, np.int64)
-            mode = _kernels.ADVANCE_RANDOM if opponents == "random" else _kernels.ADVANCE_GREEDY
-            self._drive(mode, uniforms=uniforms, learner=learner, out=counts)
+            self._drive(_ADVANCE_MODES[opponents], uniforms=uniforms, learner=learner, out=counts)
             return counts
-        if opponents == "greedy":
-            self._require_jit("the vectorized greedy player")
+        if opponents != "random":
+            self._require_jit(f"the vectorized {opponents} player")
         counts = np.zeros(self.size, np.int64)
         while True:
             waiting = (self.phase != 2) & (self.current != learner)
@@ -400,6 +410,13 @@ class VectorDeals:
         self.points[t] = points
         self.moon_shooter[t] = shooter
         self.phase[t] = 2
+
+
+_CHOICE_MODES = {"greedy": _kernels.GREEDY_CHOICE, "heuristic": _kernels.HEURISTIC_CHOICE}
+_ADVANCE_MODES = {"random": _kernels.ADVANCE_RANDOM, "greedy": _kernels.ADVANCE_GREEDY,
+                  "heuristic": _kernels.ADVANCE_HEURISTIC}
+POLICIES = tuple(_ADVANCE_MODES)
+"""The rule players the batched engine runs itself (``advance``); all but ``"random"`` need Numba."""
 
 
 def kth_cards(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:

@@ -19,14 +19,18 @@ from hearts_env.rules import Rules
 
 # K slots
 N, RPS, HAND_SIZE, PASS_COUNT, HEARTS_M, CLUBS_M, QS_BIT, JC_BIT, JD_BIT, PENALTY, FIRST_ALLOWED, BREAKS, FLAGS, \
-    SUIT0, GREEDY_PENALTY, KS_BIT, AS_BIT, SPADES_M = range(18)
+    SUIT0, GREEDY_PENALTY, KS_BIT, AS_BIT, SPADES_M, HIGH_M = range(19)
 # FLAGS bits
 NO_PTS_FIRST, LOWEST_CLUB, ANY_CLUB, HEARTS_FOR_QS, JD_BONUS, AVOID_BONUS = 1, 2, 4, 8, 16, 32
 # P slots
 HEART_PTS, QS_PTS, JC_PTS, MOON, PENALTY_TOTAL, JD_PTS, AVOID_PTS = range(7)
 
-# modes of drive()
-LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY = range(7)
+# modes of drive(); the advancing modes come last
+LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
+    ADVANCE_HEURISTIC = range(9)
+
+HEURISTIC_MOON_ALARM = 8
+"""The vectorized ``heuristic`` player's ``moon_alarm`` (the Python agent's default)."""
 
 
 def constants(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
@@ -42,7 +46,7 @@ def constants(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
              | (ANY_CLUB if rules.can_lead_any_club else 0)
              | (HEARTS_FOR_QS if rules.can_lead_hearts_instead_of_qs else 0)
              | (JD_BONUS if rules.jd_bonus else 0) | (AVOID_BONUS if rules.avoid_all_tricks_bonus else 0))
-    k = [0] * 18
+    k = [0] * 19
     k[N], k[RPS], k[HAND_SIZE] = deck.size, deck.ranks_per_suit, deck.hand_size
     k[PASS_COUNT] = rules.pass_count if rules.has_passing else 0
     k[HEARTS_M], k[CLUBS_M], k[QS_BIT], k[JC_BIT] = hearts, deck.suit_mask(CLUBS), qs, jc
@@ -55,6 +59,8 @@ def constants(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     k[GREEDY_PENALTY] = hearts | qs | (jc if rules.jack_of_clubs_points else 0)
     k[KS_BIT], k[AS_BIT] = 1 << deck.card(SPADES, "K"), 1 << deck.card(SPADES, "A")
     k[SPADES_M] = deck.suit_mask(SPADES)
+    rps = deck.ranks_per_suit
+    k[HIGH_M] = sum(1 << (suit * rps + rank) for suit in range(4) for rank in range(rps - 5, rps))  # T and up
     moon = {"off": 0, "add_to_others": 1, "shooter_choice": 1, "subtract_from_shooter": 2}[rules.moon]
     p = [rules.heart_points, rules.queen_of_spades_points, rules.jack_of_clubs_points, moon, rules.penalty_total,
          rules.jd_bonus_points, rules.avoid_all_tricks_points]
@@ -213,17 +219,167 @@ def _greedy(legal, passing, played, trick_count, trick_mask, led_mask, rps, qs_b
     return _lowest_card(following)
 
 
+def _points(mask, K, P):
+    """Points of a set of cards (penalties minus the J♦ bonus), as ``hearts_env.engine.mask_points``."""
+    pts = _popcount(mask & K[HEARTS_M]) * P[HEART_PTS]
+    if mask & K[QS_BIT]:
+        pts += P[QS_PTS]
+    if mask & K[JC_BIT]:
+        pts += P[JC_PTS]
+    if K[FLAGS] & np.uint64(JD_BONUS) and mask & K[JD_BIT]:
+        pts -= P[JD_PTS]
+    return pts
+
+
+def _min_rank_short_suit(mask, hand, rps, suit0, longest):
+    """``min(cards, key=(rank, cards held in its suit))`` (``longest=False``) or
+    ``max(cards, key=(rank, -cards held in its suit))`` (``longest=True`` picks the highest rank,
+    shortest suit); the first such card in id order on ties."""
+    best, best_rank, best_len = -1, 0, 0
+    m = mask
+    while m:
+        card = _lowest_card(m)
+        m &= m - _ONE
+        rank = card % rps
+        length = _popcount(hand & (suit0 << np.uint64((card // rps) * rps)))
+        if longest:
+            better = best < 0 or rank > best_rank or (rank == best_rank and length < best_len)
+        else:
+            better = best < 0 or rank < best_rank or (rank == best_rank and length < best_len)
+        if better:
+            best, best_rank, best_len = card, rank, length
+    return best
+
+
+def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leader, trick_mask, led_mask, K, P):
+    """The play of :class:`hearts_env.agents.basic.HeuristicAgent` (defaults), card for card."""
+    rps = np.int64(K[RPS])
+    hearts_m, spades_m, qs_bit, ks_bit, as_bit = K[HEARTS_M], K[SPADES_M], K[QS_BIT], K[KS_BIT], K[AS_BIT]
+    penalty = K[GREEDY_PENALTY]
+    suit0 = hearts_m >> np.uint64(2 * rps)
+    qs = _lowest_card(qs_bit)
+    # shooting: a strong hand after the exchange while no other seat holds a point
+    start_hearts = start_hand & hearts_m
+    top = hearts_m & ~(hearts_m >> np.uint64(2))
+    others_pointed = False
+    for s in range(4):
+        if s != seat and taken[i, s] & penalty:
+            others_pointed = True
+    if (not others_pointed and _popcount(start_hearts) >= 5 and (start_hearts & top) == top
+            and _popcount(start_hand & K[HIGH_M]) * 10 >= 6 * _popcount(start_hand)):
+        if tc == 0:
+            best, best_key = -1, -1
+            m = legal
+            while m:
+                card = _lowest_card(m)
+                m &= m - _ONE
+                key = 2 * (card % rps) + (1 if ((_ONE << np.uint64(card)) & hearts_m) == _ZERO else 0)
+                if key > best_key:
+                    best, best_key = card, key
+            return best
+        following = legal & led_mask
+        if following:
+            return _highest_card(following)
+        keep = legal & ~penalty
+        if not keep:
+            keep = legal
+        return _min_rank_short_suit(keep, _ZERO, rps, suit0, False)
+    # a moon threat: exactly one seat has points, it is not this one, and it has moon_alarm or more
+    shooter = -1
+    scorers = 0
+    for s in range(4):
+        if taken[i, s] and _points(taken[i, s], K, P) > 0:
+            scorers += 1
+            shooter = s
+    if scorers != 1 or shooter == seat or _points(taken[i, shooter], K, P) < HEURISTIC_MOON_ALARM:
+        shooter = -1
+    qs_out = (played & qs_bit) == _ZERO
+    if tc == 0:
+        low_spades = legal & spades_m & (qs_bit - _ONE)
+        if qs_out and low_spades and not (hand & (qs_bit | ks_bit | as_bit)):
+            return _lowest_card(low_spades)  # flush the queen
+        safe = legal & ~hearts_m
+        if hand & qs_bit:
+            safe &= ~spades_m
+        if not safe:
+            safe = legal
+        return _min_rank_short_suit(safe, hand, rps, suit0, False)
+    winning = _highest_card(trick_mask & led_mask)
+    pos = 0
+    for k in range(1, 4):
+        if trick[i, k] == winning:
+            pos = k
+    winner_seat = (leader + pos) & 3
+    following = legal & led_mask
+    last = tc == 3
+    if shooter >= 0 and trick_mask & penalty and winner_seat == shooter:
+        above = following & ~((_ONE << np.uint64(winning + 1)) - _ONE)
+        if above:
+            return _lowest_card(above)  # take the points away from the shooter
+    if following:
+        under = following & ((_ONE << np.uint64(winning)) - _ONE)
+        spade_queen_risk = (led_mask & qs_bit) != _ZERO and (following & qs_bit) != _ZERO and winning < qs
+        if last and not (trick_mask & penalty) and not spade_queen_risk:
+            safe = following & ~qs_bit
+            return _highest_card(safe if safe else following)  # a free trick: shed a high card
+        if under:
+            return _highest_card(under)
+        if (led_mask & qs_bit) and (following & qs_bit) and _popcount(following) > 1:
+            following &= ~qs_bit
+        return _highest_card(following) if last else _lowest_card(following)
+    # void in the led suit: discard
+    if shooter >= 0 and winner_seat == shooter:
+        clean = legal & ~penalty
+        if clean:
+            return _first_highest_rank(clean, rps)
+    if legal & qs_bit:
+        return qs
+    if qs_out and not (hand & qs_bit):
+        if legal & as_bit:
+            return _lowest_card(as_bit)
+        if legal & ks_bit:
+            return _lowest_card(ks_bit)
+    hearts = legal & hearts_m
+    if hearts:
+        return _highest_card(hearts)
+    return _min_rank_short_suit(legal, hand, rps, suit0, True)
+
+
+def _heuristic_pass(legal, hand, rps, qs_bit, ks_bit, as_bit, hearts_m, spades_m, suit0):
+    """The pass of :class:`hearts_env.agents.basic.HeuristicAgent`: the most dangerous card of
+    ``hand`` (the cards not yet chosen), guarded high spades kept, short minor suits voided."""
+    low_spades = _popcount(hand & spades_m & ~(qs_bit | ks_bit | as_bit))
+    best, best_score = -1, -1
+    m = legal
+    while m:
+        card = _lowest_card(m)
+        m &= m - _ONE
+        bit = _ONE << np.uint64(card)
+        suit = card // rps
+        score = card % rps
+        if bit == qs_bit or bit == ks_bit or bit == as_bit:
+            if low_spades < 3:
+                score += 40 if bit == qs_bit else 30
+        elif bit & hearts_m:
+            score += 6
+        elif suit < 2 and _popcount(hand & (suit0 << np.uint64(suit * rps))) <= 2:
+            score += 20  # void a short minor suit
+        if score > best_score:
+            best, best_score = card, score
+    return best
+
+
 def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
     """Every table, per ``mode``:
 
     - LEGAL: ``masks[i]`` = the legal cards; CHECK: returns the first table whose ``cards[i]`` is
       not legal (-2 skips a table), else -1;
     - PLAY: pass or play ``cards[i]`` (checked before; -2 skips); RANDOM_PLAY: the
-      ``floor(uniforms[i, 0] * count)``-th legal card, written to ``out[i]``; GREEDY_CHOICE: the
-      greedy player's card to ``out[i]``, nothing played;
-    - ADVANCE_RANDOM / ADVANCE_GREEDY: the other seats play (random with ``uniforms[i, j]`` for
-      the j-th card, or greedy) until seat ``learner[i]`` is to act or the deal is over;
-      ``out[i]`` = cards played.
+      ``floor(uniforms[i, 0] * count)``-th legal card, written to ``out[i]``; GREEDY_CHOICE /
+      HEURISTIC_CHOICE: that player's card to ``out[i]``, nothing played;
+    - ADVANCE_RANDOM / ADVANCE_GREEDY / ADVANCE_HEURISTIC: the other seats play (random with
+      ``uniforms[i, j]`` for the j-th card, greedy or heuristic) until seat ``learner[i]`` is to act
+      or the deal is over (``learner[i] = -1``: to the end); ``out[i]`` = cards played.
     Finished tables are skipped (callers pre-fill ``out``/``masks``)."""
     hands, passed, played_by, phase, current, leader, trick, trick_count, trick_mask, led_mask, trick_index, \
         hearts_broken, taken, tricks_won, voids, trick_winners, points, moon_shooter, pass_direction, dealer = S
@@ -279,11 +435,24 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
                 card = cards[i]
             elif mode == RANDOM_PLAY or mode == ADVANCE_RANDOM:
                 card = _kth_card(legal, uniforms[i, min(j, uniforms.shape[1] - 1)])
-            else:
+            elif mode == GREEDY_CHOICE or mode == ADVANCE_GREEDY:
                 card = _greedy(legal, p == 0, played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
                                tc, trick_mask[i], led_mask[i], rps, qs_bit, K[KS_BIT], K[AS_BIT], hearts_m,
                                K[SPADES_M], K[GREEDY_PENALTY])
                 if mode == GREEDY_CHOICE:
+                    out[i] = card
+                    break
+            else:
+                if legal & (legal - _ONE) == _ZERO:
+                    card = _lowest_card(legal)
+                elif p == 0:
+                    card = _heuristic_pass(legal, hand & ~passed[i, s], rps, qs_bit, K[KS_BIT], K[AS_BIT], hearts_m,
+                                           K[SPADES_M], suit0)
+                else:
+                    card = _heuristic(legal, s, hand, hand | played_by[i, s],
+                                      played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
+                                      taken, i, trick, tc, leader[i], trick_mask[i], led_mask[i], K, P)
+                if mode == HEURISTIC_CHOICE:
                     out[i] = card
                     break
             if mode == RANDOM_PLAY:
@@ -342,7 +511,7 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
 
 
 _HELPERS = ("_popcount", "_lowest_card", "_highest_card", "_start_play", "_exchange", "_score", "_kth_card",
-            "_first_highest_rank", "_greedy")
+            "_first_highest_rank", "_greedy", "_points", "_min_rank_short_suit", "_heuristic", "_heuristic_pass")
 
 
 def compiled():

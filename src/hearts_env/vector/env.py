@@ -12,7 +12,8 @@ default is ``"standard(game=deal)"``), with the same meaning of arguments as the
 
 - ``observation``: ``"rich"`` (default) or ``"paper260"``, built in batch
   (:mod:`hearts_env.vector.encoders`), ``dtype`` float32 or uint8.
-- ``opponents``: ``"random"``, ``"greedy"`` (vectorized paper 002 player; Numba backend), or a batched
+- ``opponents``: ``"random"``, ``"greedy"`` (vectorized paper 002 player), ``"heuristic"`` (the
+  bundled expert, card for card; both need the Numba backend), or a batched
   policy ``(observations (k, D), masks (k, A) bool) -> actions (k,)`` seen through the same
   observation — e.g. a frozen snapshot of the learner for self-play.
 - ``seat``: the learner's seat, 0..3, ``"random"`` (drawn per table and episode), or ``"all"``:
@@ -51,7 +52,7 @@ from gymnasium.vector.utils import batch_space
 from hearts_env.engine import IllegalActionError
 from hearts_env.rewards import check_scheme
 from hearts_env.rules import Rules, make_rules
-from hearts_env.vector import VectorDeals, kth_cards
+from hearts_env.vector import POLICIES, VectorDeals, kth_cards
 from hearts_env.vector.encoders import make_batch_encoder
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -79,8 +80,8 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"seat must be 0..3, 'random' or 'all', got {seat!r}")
         if illegal_action not in ("raise", "penalty"):
             raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: raise, penalty")
-        if not (opponents in ("random", "greedy") or callable(opponents)):
-            raise ValueError(f"vector opponents must be 'random', 'greedy' or a batched policy "
+        if not (opponents in POLICIES or callable(opponents)):
+            raise ValueError(f"vector opponents must be 'random', 'greedy', 'heuristic' or a batched policy "
                              f"(observations, masks) -> actions; got {opponents!r}")
         if render_mode is not None:
             raise ValueError("the vector env does not render; use the single-table env")
@@ -100,8 +101,8 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         self._bits = np.uint64(1) << np.arange(n, dtype=np.uint64)
         self.tables: VectorDeals | None = None
         self._obs = np.zeros((self.num_envs, self.encoder.size), self.encoder.dtype)
-        if self.opponents == "greedy":
-            VectorDeals.random(self.rules, 1, np.random.default_rng(0), backend=backend).greedy_actions()
+        if self.opponents in ("greedy", "heuristic"):  # fail now, not at the first step, without Numba
+            VectorDeals.random(self.rules, 1, np.random.default_rng(0), backend=backend).policy_actions(opponents)
 
     # Gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
