@@ -5,13 +5,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hearts_env import Deal, Phase, SeatView, make_rules
-from hearts_env.worlds import sample_hands, sample_world
+from hearts_env.worlds import sample_hands, sample_world, sample_worlds
 
-PRESETS = ["standard", "openspiel", "dutch", "sturtevant"]
+PRESETS = ["standard", "openspiel", "dutch", "sturtevant", "openspiel-flags"]
+FLAGS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "avoid_all_tricks_bonus",
+         "must_break_hearts", "qs_breaks_hearts", "can_lead_hearts_instead_of_qs")
 
 
 def _deal_at(preset, seed, steps):
-    rules = make_rules(preset)
+    if preset == "openspiel-flags":  # a random combination of OpenSpiel's flags
+        rnd = np.random.default_rng(seed)
+        rules = make_rules("openspiel").replace(**{f: bool(rnd.random() < 0.5) for f in FLAGS})
+    else:
+        rules = make_rules(preset)
     deal = Deal.random(rules, seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
@@ -23,15 +29,25 @@ def _deal_at(preset, seed, steps):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from(PRESETS), st.integers(0, 10_000), st.integers(0, 70), st.integers(0, 3), st.integers(0, 99))
-def test_worlds_are_consistent_with_the_view(preset, seed, steps, seat, world_seed):
+@given(st.sampled_from(PRESETS), st.integers(0, 10_000), st.integers(0, 70), st.integers(0, 3), st.integers(0, 99),
+       st.booleans())
+def test_worlds_are_consistent_with_the_view(preset, seed, steps, seat, world_seed, batched):
     deal = _deal_at(preset, seed, steps)
     if deal.is_over:
         return
     if deal.phase == Phase.PASS:
         seat = deal.current  # worlds during passing are for the seat choosing its passes
     view = SeatView.of(deal, seat)
-    world = sample_world(view, np.random.default_rng(world_seed))
+    rng = np.random.default_rng(world_seed)
+    for world in sample_worlds(view, rng, 6) if batched else [sample_world(view, rng)]:
+        _check_world(deal, view, seat, world)
+
+
+def _check_world(deal, view, seat, world):
+    if deal.phase == Phase.PLAY:  # every play of the deal is legal in the world, replayed from its deal
+        replay = Deal.from_hands(deal.rules, list(world.dealt), pass_direction="hold", dealer=deal.dealer)
+        replay.apply_all(view.plays)
+        assert replay.hands == world.hands
     assert world.phase == deal.phase and world.current == deal.current
     assert world.hands[seat] == deal.hands[seat]
     union = 0
@@ -88,3 +104,64 @@ def test_heavily_constrained_views_still_sample():
         for k in range(5):
             world = sample_world(view, np.random.default_rng(k))
             assert world.legal_mask() == deal.legal_mask()
+
+
+def test_batched_worlds_are_uniform_over_the_consistent_deals():
+    """Late in a deal with shown voids, every deal of the hidden cards that respects the voids and
+    hand sizes is drawn equally often (enumerated by brute force)."""
+    from itertools import permutations
+
+    for seed in range(500):
+        deal = _deal_at("standard", seed, 12 + 41)
+        view = SeatView.of(deal, deal.current)
+        cards = [c for c in range(52) if view.unseen >> c & 1]
+        others = [s for s in range(4) if s != view.seat]
+        slots = [s for s in others for _ in range(view.hand_size(s) - view.known_held_by(s).bit_count())]
+        if len(cards) > 8:
+            continue
+        every = set(permutations(slots))
+        consistent = {order for order in every
+                      if all(not view.voids[s] >> (c // 13) & 1 for c, s in zip(cards, order))}
+        if 5 <= len(consistent) <= 60 and len(consistent) < len(every):
+            break
+    else:
+        raise AssertionError("no position with voids that constrain the hidden cards")
+    draws = 400 * len(consistent)
+    counts = dict.fromkeys(consistent, 0)
+    for world in sample_worlds(view, np.random.default_rng(1), draws):
+        counts[tuple(next(s for s in others if world.hands[s] >> c & 1) for c in cards)] += 1
+    expected = draws / len(consistent)
+    assert min(counts.values()) > expected - 5 * expected**0.5 and max(counts.values()) < expected + 5 * expected**0.5
+
+
+def test_batched_worlds_replay_first_trick_inferences():
+    """A heart discarded on the first trick (no points allowed there) means its seat held nothing
+    else it could play: worlds must respect that, which voids alone do not say."""
+    rules = make_rules("standard").replace(passing="hold")
+    hands = ["2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+             "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH QS",
+             "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+             "2S 3S 4S 5S 6S 7S 8S 9S TS JS KS AS AH"]
+    deal = Deal.from_hands(rules, hands)
+    deal.apply_all(["2C", "KH"])  # seat 1 discards a heart on the first trick: all hearts and Q♠
+    view = SeatView.of(deal, 2)
+    for world in sample_worlds(view, np.random.default_rng(0), 50):
+        assert world.hands[1] & ~(rules.deck_obj.suit_mask(2) | 1 << rules.deck_obj.card(3, "Q")) == 0
+
+
+def test_with_hands_checks_its_hands():
+    import pytest
+
+    from hearts_env import DealError
+
+    deal = _deal_at("standard", 3, 30)
+    world = sample_world(SeatView.of(deal, deal.current), np.random.default_rng(0))
+    a, b = next((a, b) for a in range(4) for b in range(a + 1, 4)
+                if world.hands[a].bit_count() == world.hands[b].bit_count())
+    hands = list(world.hands)
+    hands[a], hands[b] = hands[b], hands[a]
+    swapped = world.with_hands(hands)
+    assert swapped.hands == hands and swapped.played_by == world.played_by and swapped.trick == world.trick
+    assert swapped.dealt[a] == hands[a] | world.played_by[a]
+    with pytest.raises(DealError, match="hold"):
+        world.with_hands([world.hands[0] | world.hands[1], 0, world.hands[2], world.hands[3]])

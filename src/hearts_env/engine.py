@@ -249,6 +249,32 @@ class Deal:
         new._legal = self._legal
         return new
 
+    def with_hands(self, hands: Sequence[int]) -> Deal:
+        """A copy in the same state with the cards still held redistributed: ``hands`` are four masks
+        holding, between them, exactly the cards the seats hold now, each seat as many as now. For
+        sampling hidden cards (:mod:`hearts_env.worlds`); only in the play phase of a deal without
+        passes (the copy's dealt hands become ``hands`` plus the cards each seat played)."""
+        if self._phase != _PLAY or self.passed != [0, 0, 0, 0]:
+            raise DealError("with_hands needs a deal in its play phase with no passes")
+        hands = list(hands)
+        union = 0
+        for seat in range(NUM_SEATS):
+            if hands[seat].bit_count() != self.hands[seat].bit_count() or union & hands[seat]:
+                raise DealError(f"with_hands: hand {seat} must hold {self.hands[seat].bit_count()} cards "
+                                "that no other hand holds")
+            union |= hands[seat]
+        if union != self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]:
+            raise DealError("with_hands: the hands must hold exactly the cards not yet played")
+        return self._with_hands_unchecked(hands)
+
+    def _with_hands_unchecked(self, hands: list[int]) -> Deal:
+        """:meth:`with_hands` for callers that built ``hands`` to satisfy it (the world sampler)."""
+        new = self.clone()
+        new.hands = hands
+        new.dealt = tuple(h | p for h, p in zip(hands, self.played_by))
+        new._legal = -1
+        return new
+
     def __getstate__(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__ if k != "_c"}
 
