@@ -241,16 +241,21 @@ def scalar_env_steps(observation: str) -> Callable[[], int]:
     return run
 
 
-def playouts(kind: str, batch: int = 1024) -> Callable[[], int]:
-    """Random playouts/s from one mid-deal position (passes done, two tricks played), as search
-    agents run them: ``"numba"``/``"numpy"`` = batched copies on the vector engine (the kernel and
-    its NumPy reference), ``"python"`` = ``Deal.playout`` one at a time."""
-    from hearts_env.vector import VectorDeals
-
-    rules = make_rules("standard(game=deal)")
-    start = Deal.random(rules, 0)
+def _mid_deal() -> Deal:
+    """One mid-deal position: passes done, two tricks played."""
+    start = Deal.random(make_rules("standard(game=deal)"), 0)
     for _ in range(12 + 8):
         start.apply(start.legal_cards()[0])
+    return start
+
+
+def playouts(kind: str, batch: int = 1024, policy: str = "random") -> Callable[[], int]:
+    """Playouts/s from one mid-deal position, as search agents run them: ``"numba"``/``"numpy"`` =
+    batched copies on the vector engine (the kernel and its NumPy reference; ``policy`` random,
+    greedy or heuristic for every seat), ``"python"`` = random ``Deal.playout`` one at a time."""
+    from hearts_env.vector import VectorDeals
+
+    start = _mid_deal()
     rng = np.random.default_rng(0)
     if kind == "python":
         prng = random.Random(0)
@@ -265,11 +270,57 @@ def playouts(kind: str, batch: int = 1024) -> Callable[[], int]:
 
     def run_batch() -> int:
         tables = VectorDeals.from_deals([start] * batch, backend=kind)
-        while not tables.done.all():
-            tables.random_step(rng)
+        tables.advance(np.full(batch, -1, np.int8), policy, rng)
         return batch
 
     return run_batch
+
+
+def world_sampling(batched: bool, count: int = 128) -> Callable[[], int]:
+    """Worlds/s consistent with one seat's view of the mid-deal position: ``sample_worlds`` (all at
+    once, exact uniform) or ``sample_world`` one at a time."""
+    from hearts_env import SeatView
+    from hearts_env.worlds import sample_world, sample_worlds
+
+    deal = _mid_deal()
+    view = SeatView.of(deal, deal.current)
+    rng = np.random.default_rng(0)
+
+    def run() -> int:
+        if batched:
+            sample_worlds(view, rng, count)
+        else:
+            for _ in range(count):
+                sample_world(view, rng)
+        return count
+
+    return run
+
+
+def decisions(spec: str, rules: str = "openspiel(game=deal)", positions: int = 8) -> Callable[[], int]:
+    """Decisions/s of an agent over mid-deal positions of random heuristic deals (the time per move
+    that search agents are compared at)."""
+    from hearts_env import SeatView
+    from hearts_env.agents import make_agent
+
+    rules_obj = make_rules(rules)
+    views = []
+    for seed in range(positions):
+        deal = Deal.random(rules_obj, seed)
+        player = make_agent("heuristic")
+        while len(deal.history) < 12 + 4 * (seed % 10) or deal.legal_mask().bit_count() < 2:
+            player.reset(rules_obj, deal.current, 0)
+            deal.apply(player.act(SeatView.of(deal, deal.current)))
+        views.append(SeatView.of(deal, deal.current))
+    agent = make_agent(spec)
+
+    def run() -> int:
+        for view in views:
+            agent.reset(rules_obj, view.seat, 0)
+            agent.act(view)
+        return len(views)
+
+    return run
 
 
 def ppo_training(vector: bool, opponents: str = "greedy") -> Callable[[], int]:
@@ -351,6 +402,14 @@ def main(argv: list[str] | None = None) -> None:
         for kind in (["numba"] if _kernels.compiled() is not None else []) + ["numpy"]:
             compare(f"playouts from a mid-deal state, {kind} x1024 (/s)", playouts(kind), playouts("python"),
                     "/s", "Deal.playout, one at a time", args.seconds / 2, rounds=2)
+        if _kernels.compiled() is not None:
+            compare("heuristic playouts, numba x1024 (/s)", playouts("numba", policy="heuristic"), playouts("python"),
+                    "/s", "Deal.playout (random), one at a time", args.seconds / 2, rounds=2)
+        compare("worlds, sample_worlds x128 (/s)", world_sampling(True), world_sampling(False), "/s",
+                "sample_world, one at a time", args.seconds / 2, rounds=2)
+        for spec in ("pimc", "mcts", "ismcts", "maxn"):
+            compare(f"{spec} decisions (/s)", decisions(spec), decisions("openspiel-ismcts"), "/s",
+                    "openspiel-ismcts (1000 sims)", args.seconds, rounds=2)
     if args.only in (None, "encoders"):
         encoder_costs(args.seconds)
     if args.only in (None, "env"):

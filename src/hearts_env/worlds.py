@@ -182,19 +182,10 @@ def _matching(cards: list[int], allowed: dict[int, list[int]], need: dict[int, i
 def sample_world(view: SeatView, rng: np.random.Generator) -> Deal:
     """A full-information :class:`Deal` in the same state as the view's deal, hidden cards sampled."""
     rules = view.rules
-    hands = sample_hands(view, rng)
     if view.phase == Phase.PASS:
-        if view.current != view.seat:
-            raise ValueError("during passing, worlds are sampled for the seat choosing its passes "
-                             f"(seat {view.current}), not seat {view.seat}")
-        world = Deal.from_hands(rules, hands, pass_direction=view.pass_direction, dealer=view.dealer,
-                                game_scores=view.game_scores)
-        for seat in range(view.seat):  # their passes are chosen but unknown: random ones
-            for card in rng.choice(_bits(hands[seat]), rules.pass_count, replace=False).tolist():
-                world.apply(int(card))
-        for card in _bits(view.passed):
-            world.apply(card)
-        return world
+        _check_passing_seat(view)
+        return _pass_world(view, sample_hands(view, rng), rng.random((view.seat, view.rules.deck_obj.hand_size)))
+    hands = sample_hands(view, rng)
     for _ in range(MAX_ATTEMPTS):
         start = [hands[s] | view.played_by[s] for s in range(4)]  # hands after the exchange, before any play
         world = Deal.from_hands(rules, start, pass_direction="hold", dealer=view.dealer, game_scores=view.game_scores)
@@ -208,18 +199,43 @@ def sample_world(view: SeatView, rng: np.random.Generator) -> Deal:
 MAX_ATTEMPTS = 200
 
 
+def _check_passing_seat(view: SeatView) -> None:
+    if view.current != view.seat:
+        raise ValueError("during passing, worlds are sampled for the seat choosing its passes "
+                         f"(seat {view.current}), not seat {view.seat}")
+
+
+def _pass_world(view: SeatView, hands: list[int], uniforms: np.ndarray) -> Deal:
+    """The world during passing: ``hands`` as dealt; the seats before this one pass random cards
+    (chosen but unknown to it; ``uniforms[seat]`` orders their hands) and this seat its own."""
+    world = Deal.from_hands(view.rules, hands, pass_direction=view.pass_direction, dealer=view.dealer,
+                            game_scores=view.game_scores)
+    count = view.rules.pass_count
+    for seat in range(view.seat):
+        cards = _bits(hands[seat])
+        for k in np.argsort(uniforms[seat, :len(cards)])[:count].tolist():
+            world.apply(cards[k])
+    for card in _bits(view.passed):
+        world.apply(card)
+    return world
+
+
 def sample_worlds(view: SeatView, rng: np.random.Generator, count: int) -> list[Deal]:
     """``count`` worlds with the guarantees of :func:`sample_world`, drawn together (a few µs a world
-    instead of tens): all candidate deals of the hidden cards are drawn at once, uniformly among
-    those that respect hand sizes, the seat's passes and every shown or implied void (rejection
-    sampling), and all are checked at once by replaying the deal's plays on the batched engine; the
-    worlds are then copies of one replayed world with the hands swapped in
-    (:meth:`~hearts_env.engine.Deal.with_hands`). Where rejection leaves too few (many voids), the
-    rest come from :func:`sample_world`. During passing it is :func:`sample_world` ``count`` times."""
+    instead of tens): the hidden cards of all worlds are dealt at once, exactly uniformly among the
+    deals that respect hand sizes, the seat's passes and every inference of :func:`possible_cards`
+    (:func:`_uniform_hands`); when some play may say more than those (:func:`_plays_imply_more_than_voids`)
+    all are checked at once by replaying the plays on the batched engine. The worlds are copies of
+    one replayed world with the hands swapped in (:meth:`~hearts_env.engine.Deal.with_hands`); if
+    the replay rules out too many, the rest come from :func:`sample_world`."""
     if count <= 0:
         return []
+    if view.phase == Phase.PASS:
+        _check_passing_seat(view)
+        uniforms = rng.random((count, view.seat, view.rules.deck_obj.hand_size))
+        return [_pass_world(view, row, uniforms[i]) for i, row in enumerate(_uniform_hands(view, rng, count).tolist())]
     if view.phase != Phase.PLAY:
-        return [sample_world(view, rng) for _ in range(count)]
+        raise ValueError("the deal is over: there is nothing to sample")
     hands = _uniform_hands(view, rng, count)
     if len(hands) and _plays_imply_more_than_voids(view):
         hands = hands[_replays_legally(view, hands)]

@@ -10,9 +10,7 @@ import numpy as np
 from hearts_env import Deal, Phase, SeatView
 from hearts_env.agents import Agent, make_agent
 from hearts_env.rules import Rules
-from hearts_env.vector import VectorDeals
-
-FAST_POLICIES = ("random", "greedy")
+from hearts_env.vector import POLICIES, VectorDeals, resolve_backend
 
 
 class Budget:
@@ -32,6 +30,10 @@ class Budget:
         if self.iterations is not None and self.done >= self.iterations:
             return False
         return self.deadline is None or time.perf_counter() < self.deadline
+
+    def next_batch(self, size: int) -> int:
+        """How many units the next batch may hold (at most ``size``; never past ``iterations``)."""
+        return size if self.iterations is None else max(1, min(size, self.iterations - self.done))
 
 
 class SearchAgent(Agent):
@@ -59,19 +61,19 @@ class SearchAgent(Agent):
         raise NotImplementedError
 
 
+def batched(policy: str, backend: str = "auto") -> bool:
+    """Whether the batched engine plays ``policy`` itself (``random`` always; ``greedy`` and
+    ``heuristic`` with Numba); otherwise rollouts go through the Python agents of that spec."""
+    return policy == "random" or (policy in POLICIES and resolve_backend(backend) is not None)
+
+
 def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator, agents: dict | None = None,
                    backend: str = "auto") -> np.ndarray:
-    """(len(deals), 4) final points after playing every deal to its end with ``policy``: ``"random"``
-    and ``"greedy"`` run batched on :class:`~hearts_env.vector.VectorDeals`; any other agent spec
-    plays through its Python agents (slow; ``agents`` caches them per seat)."""
-    if policy in FAST_POLICIES:
-        tables = VectorDeals.from_deals(deals, backend=backend)
-        while not tables.done.all():
-            if policy == "random":
-                tables.random_step(rng)
-            else:
-                tables.step(tables.greedy_actions())
-        return tables.points.astype(np.int64)
+    """(len(deals), 4) final points after playing every deal to its end with ``policy`` for every
+    seat: one call of the batched engine when :func:`batched`, else the Python agents of that spec
+    (slow; ``agents`` caches them per seat). Finished deals keep their points."""
+    if batched(policy, backend):
+        return rollout_tables(VectorDeals.from_deals(deals, backend=backend), policy, rng)
     players = agents if agents is not None else {}
     out = np.zeros((len(deals), 4), np.int64)
     for i, deal in enumerate(deals):
@@ -85,3 +87,9 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
             deal.apply(players[seat].act(SeatView.of(deal, seat)))
         out[i] = deal.points
     return out
+
+
+def rollout_tables(tables: VectorDeals, policy: str, rng: np.random.Generator) -> np.ndarray:
+    """(B, 4) final points after ``policy`` (a batched one) plays every table to its end."""
+    tables.advance(np.full(tables.size, -1, np.int8), policy, rng)
+    return tables.points.astype(np.int64)

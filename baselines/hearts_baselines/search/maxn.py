@@ -4,8 +4,9 @@ For each of ``worlds`` sampled worlds (:mod:`hearts_env.worlds`), a perfect-info
 ``depth`` plies deep: at every node the seat to act picks the move that leaves it the fewest
 (evaluated) points, and the vector of all four seats' values is backed up. A finished deal is valued
 by its points; a cut-off position by ``evaluation``: ``"taken"`` — the points each seat has taken so
-far — or ``"rollout"`` — the mean points of ``rollouts`` greedy playouts (batched on the vector
-engine; greedy play is deterministic, so one playout per leaf is exact for that policy).
+far — or ``"rollout"`` — the mean points of ``rollouts`` playouts by ``policy`` for every seat
+(``"heuristic"`` by default; batched on the vector engine; the rule players are deterministic, so
+one playout per leaf is exact for them).
 The card with the lowest mean value for the seat over the worlds is played. Ties at a node go to the
 lowest card (deterministic). Passing is delegated to ``passing`` (default ``heuristic``).
 """
@@ -16,7 +17,7 @@ import numpy as np
 
 from hearts_baselines.search.common import Budget, SearchAgent, rollout_points
 from hearts_env import Deal, SeatView
-from hearts_env.worlds import sample_world
+from hearts_env.worlds import sample_worlds
 
 
 class MaxNAgent(SearchAgent):
@@ -25,19 +26,25 @@ class MaxNAgent(SearchAgent):
     name = "maxn"
 
     def __init__(self, worlds: int = 8, depth: int = 3, evaluation: str = "rollout", rollouts: int = 1,
-                 time_limit: float | None = None, passing: str = "heuristic"):
+                 policy: str = "heuristic", time_limit: float | None = None, passing: str = "heuristic"):
         super().__init__(passing)
         if evaluation not in ("taken", "rollout"):
             raise ValueError(f"evaluation={evaluation!r} is not valid; valid values: taken, rollout")
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
         self.worlds, self.depth, self.evaluation, self.rollouts = worlds, depth, evaluation, rollouts
-        self.time_limit = time_limit
+        self.policy, self.time_limit = policy, time_limit
+        self._agents: dict = {}
 
     def search(self, view: SeatView) -> int:
         legal = [c for c in range(view.rules.deck_obj.size) if view.legal >> c & 1]
         totals = np.zeros(len(legal))
         budget = Budget(self.worlds if self.time_limit is None else None, self.time_limit)
+        pool: list[Deal] = []
         while budget.more():
-            world = sample_world(view, self.rng)
+            if not pool:
+                pool = sample_worlds(view, self.rng, self.worlds if self.time_limit is None else 8)
+            world = pool.pop()
             leaves: list[Deal] = []
             trees = []
             for card in legal:
@@ -80,5 +87,6 @@ class MaxNAgent(SearchAgent):
     def _evaluate(self, leaves: list[Deal]) -> np.ndarray:
         if self.evaluation == "taken":
             return np.array([[leaf.points_taken(s) for s in range(4)] for leaf in leaves], dtype=float)
-        points = rollout_points([leaf for leaf in leaves for _ in range(self.rollouts)], "greedy", self.rng)
+        points = rollout_points([leaf for leaf in leaves for _ in range(self.rollouts)], self.policy, self.rng,
+                                self._agents)
         return points.reshape(len(leaves), self.rollouts, 4).mean(axis=1)

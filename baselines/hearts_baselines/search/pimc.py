@@ -1,18 +1,20 @@
 """``pimc``: perfect-information Monte Carlo (and the Dutch thesis's rollout agent, paper 003 §2.2).
 
-For each of ``n`` sampled worlds consistent with what the seat knows (:mod:`hearts_env.worlds`),
-every candidate card is played and the world finished by ``policy`` for all four seats; the card with
-the fewest points on average wins (the same worlds for every candidate: common random numbers).
-With ``m``, only the ``m`` cards ``rank`` prefers most are candidates (the thesis ranks by its
-network; here any agent spec ranks, by asking it repeatedly with its previous picks removed).
+For each of ``n`` sampled worlds consistent with what the seat knows
+(:func:`hearts_env.worlds.sample_worlds`), every candidate card is played and the world finished by
+``policy`` for all four seats; the card with the fewest points on average wins (the same worlds
+for every candidate: common random numbers). With ``m``, only the ``m`` cards ``rank`` prefers
+most are candidates (the thesis ranks by its network; here any agent spec ranks, by asking it
+repeatedly with its previous picks removed).
 
-Parameters (paper 003's names): ``n`` rollouts per candidate (one sampled world each), ``m`` candidates
-at most (None: every legal card), ``policy`` the rollout policy of all seats (``"random"`` and
-``"greedy"`` run batched on the vector engine; any agent spec works, slowly), ``rank`` the
-ranking agent spec for ``m``. ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time
-is left. Passing is delegated to ``passing`` (default ``heuristic``).
+Parameters (paper 003's names): ``n`` rollouts per candidate (one sampled world each), ``m``
+candidates at most (None: every legal card), ``policy`` the rollout policy of all seats
+(``"random"``, ``"greedy"`` and ``"heuristic"`` run on the batched engine: all worlds × candidates
+in one call; any other agent spec works, slowly), ``rank`` the ranking agent spec for ``m``.
+``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. Passing is delegated
+to ``passing`` (default ``heuristic``).
 
-    hearts-env arena "pimc(n=40)" heuristic --deals 1000
+    hearts-env arena "pimc(n=100)" heuristic --deals 1000
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ import copy
 
 import numpy as np
 
-from hearts_baselines.search.common import Budget, SearchAgent, rollout_points
+from hearts_baselines.search.common import Budget, SearchAgent, batched, rollout_points, rollout_tables
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.cards import iter_cards
-from hearts_env.worlds import sample_world
+from hearts_env.vector import VectorDeals
+from hearts_env.worlds import sample_worlds
 
 
 class PIMCAgent(SearchAgent):
@@ -33,11 +36,13 @@ class PIMCAgent(SearchAgent):
 
     name = "pimc"
 
-    def __init__(self, n: int = 30, m: int | None = None, policy: str = "greedy", rank: str = "greedy",
+    def __init__(self, n: int = 100, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto"):
         super().__init__(passing)
         if n < 1:
             raise ValueError(f"n (rollouts per candidate) must be >= 1, got {n}")
+        if m is not None and m < 1:
+            raise ValueError(f"m (candidates at most) must be >= 1 or None, got {m}")
         self.n, self.m, self.policy, self.time_limit, self.backend = n, m, policy, time_limit, backend
         self.ranker = make_agent(rank) if m is not None else None
         self._agents: dict = {}
@@ -61,20 +66,26 @@ class PIMCAgent(SearchAgent):
     def search(self, view: SeatView) -> int:
         cards = self.candidates(view)
         totals = np.zeros(len(cards))
-        rounds = 0
         budget = Budget(1 if self.time_limit is None else None, self.time_limit)
         while budget.more():
-            worlds = [sample_world(view, self.rng) for _ in range(self.n)]
+            totals += self.evaluate(view, cards, self.n)
+            budget.done += 1
+        return cards[int(np.argmin(totals))]
+
+    def evaluate(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
+        """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
+        worlds = sample_worlds(view, self.rng, n)
+        k = len(cards)
+        if batched(self.policy, self.backend):
+            tables = VectorDeals.from_deals(worlds, backend=self.backend).take(np.tile(np.arange(n), k))
+            tables.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
+            points = rollout_tables(tables, self.policy, self.rng)
+        else:
             starts = []
             for card in cards:
                 for world in worlds:
                     start = world.clone()
                     start.apply(card)
                     starts.append(start)
-            points = rollout_points(starts, self.policy, self.rng, self._agents, self.backend)[:, view.seat]
-            totals += points.reshape(len(cards), self.n).mean(axis=1)
-            rounds += 1
-            budget.done += 1
-        return cards[int(np.argmin(totals / rounds))]
-
-
+            points = rollout_points(starts, self.policy, self.rng, self._agents, self.backend)
+        return points[:, view.seat].reshape(k, n).mean(axis=1)

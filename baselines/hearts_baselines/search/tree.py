@@ -1,12 +1,12 @@
 """Tree search agents: ``ismcts`` (single-observer ISMCTS) and ``mcts`` (UCT on determinizations).
 
 **ismcts** — Cowling, Powley & Whitehouse (2012), SO-ISMCTS: one tree over the seat's information
-set. Each iteration samples a world consistent with what the seat knows
-(:mod:`hearts_env.worlds`), descends the tree choosing among the actions legal in that world by
-UCB1 with availability counts (a child's exploration term uses how often it was available, not the
-parent's visits), expands one untried action, finishes the deal with the rollout policy and credits
-every node with the reward of the seat that moved into it. It searches passes too: during passing the
-worlds start from the pass phase and the tree holds the pass choices.
+set. Each iteration takes a fresh world consistent with what the seat knows
+(:func:`hearts_env.worlds.sample_worlds`), descends the tree choosing among the actions legal in
+that world by UCB1 with availability counts (a child's exploration term uses how often it was
+available, not the parent's visits), expands one untried action, finishes the deal with the
+rollout policy and credits every node with the reward of the seat that moved into it. It searches
+passes too: during passing the worlds start from the pass phase and the tree holds the pass choices.
 
 **mcts** — paper 002 §2.2: ``determinizations`` random worlds, a separate UCT tree (UCB1, C = √2) on
 each (perfect information, every seat maximizing its own reward), the iterations split between them;
@@ -15,25 +15,25 @@ the card with the most root visits summed over the trees is played. Passing is d
 
 Reward of a seat at the end of a deal: ``(penalty_total − points) / penalty_total`` (1 for a clean
 deal, 0 for taking every point; a moon gives its shooter 1). Budgets: ``iterations`` or
-``time_limit`` seconds per move. Rollouts: ``rollout="greedy"`` (default: paper 002's greedy player
-for every seat, the whole playout in one call of the batched engine), ``"random"`` (the engine's
-inlined ``Deal.playout``; uniformly random play makes poor Hearts rollouts) or any agent spec
-(``"heuristic"``: slow).
+``time_limit`` seconds per move. Rollouts: ``rollout="heuristic"`` (default: the bundled expert for
+every seat), ``"greedy"`` (paper 002's greedy player) or ``"random"`` run on the batched engine;
+any other agent spec plays through Python agents (slow).
+
+Speed: descents run ``batch`` at a time and their rollouts finish in one call of the batched engine.
+A descent counts its visits at once (a "virtual loss": the reward arrives after the batch), so the
+descents of one batch spread over the tree instead of repeating one path.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
-from hearts_baselines.search.common import Budget, SearchAgent
+from hearts_baselines.search.common import Budget, SearchAgent, rollout_points
 from hearts_env import Deal, SeatView
-from hearts_env.agents import make_agent
-from hearts_env.vector import VectorDeals
-from hearts_env.worlds import sample_world
-
-_NOBODY = np.array([-1], dtype=np.int8)  # advance() until the deal ends
+from hearts_env.worlds import sample_worlds
 
 
 class Node:
@@ -63,25 +63,47 @@ def _select(node: Node, legal: list[int], c: float) -> Node:
 
 
 class _TreeSearch(SearchAgent):
-    def __init__(self, iterations: int | None, time_limit: float | None, c: float, rollout: str,
+    def __init__(self, iterations: int | None, time_limit: float | None, c: float, rollout: str, batch: int,
                  passing: str = "heuristic"):
         super().__init__(passing)
+        if batch < 1:
+            raise ValueError(f"batch must be >= 1, got {batch}")
         self.iterations = iterations
-        self.time_limit, self.c, self.rollout = time_limit, c, rollout
-        self._players: dict[int, object] = {}
+        self.time_limit, self.c, self.rollout, self.batch = time_limit, c, rollout, batch
+        self._players: dict = {}
 
-    def _iterate(self, root: Node, world: Deal) -> None:
-        """One selection–expansion–rollout–backpropagation pass through ``world`` (consumed)."""
+    def _run(self, starts: Iterator[tuple[Node, Deal]], budget: Budget) -> None:
+        """Iterations in batches until the budget is spent: ``starts`` yields (root, world to consume)."""
+        while budget.more():
+            size = budget.next_batch(self.batch)
+            descents = [self._descend(root, world) for root, world in (next(starts) for _ in range(size))]
+            worlds = [world for _, world in descents]
+            points = np.zeros((size, 4), np.int64)
+            live = [i for i, world in enumerate(worlds) if not world.is_over]
+            for i, world in enumerate(worlds):
+                if world.is_over:
+                    points[i] = world.points
+            if live:
+                points[live] = rollout_points([worlds[i] for i in live], self.rollout, self.rng, self._players)
+            total = worlds[0].rules.penalty_total
+            for (path, _), row in zip(descents, points.tolist()):
+                for node in path:
+                    node.total += (total - row[node.player]) / total
+            budget.done += size
+
+    def _descend(self, root: Node, world: Deal) -> tuple[list[Node], Deal]:
+        """Selection and expansion through ``world`` (consumed); the path's visits are counted now."""
         node, path = root, []
         while not world.is_over:
             legal = world.legal_cards()
-            untried = [a for a in legal if a not in node.children]
+            children = node.children
+            untried = [a for a in legal if a not in children]
             if untried:
                 action = untried[int(self.rng.integers(len(untried)))]
                 for a in legal:
-                    if a in node.children:
-                        node.children[a].availability += 1
-                child = node.children[action] = Node(action, world.current)
+                    if a in children:
+                        children[a].availability += 1
+                child = children[action] = Node(action, world.current)
                 child.availability = 1
                 world.apply(action)
                 path.append(child)
@@ -89,29 +111,9 @@ class _TreeSearch(SearchAgent):
             node = _select(node, legal, self.c)
             world.apply(node.action)
             path.append(node)
-        points = self._finish(world)
-        total = world.rules.penalty_total
         for n in path:
             n.visits += 1
-            n.total += (total - points[n.player]) / total
-
-    def _finish(self, world: Deal) -> list[int]:
-        if world.is_over:
-            return world.points  # type: ignore[return-value]
-        if self.rollout == "random":
-            return world.playout(int(self.rng.integers(2**63)))
-        if self.rollout == "greedy":  # the whole playout in one call of the batched engine
-            table = VectorDeals.from_deals([world])
-            table.advance(_NOBODY, "greedy", self.rng)
-            return table.points[0].tolist()
-        for seat in range(4):
-            if seat not in self._players:
-                self._players[seat] = make_agent(self.rollout)
-            self._players[seat].reset(world.rules, seat, int(self.rng.integers(2**63)))  # type: ignore[attr-defined]
-        while not world.is_over:
-            seat = world.current
-            world.apply(self._players[seat].act(SeatView.of(world, seat)))  # type: ignore[attr-defined]
-        return world.points  # type: ignore[return-value]
+        return path, world
 
 
 class ISMCTSAgent(_TreeSearch):
@@ -120,16 +122,19 @@ class ISMCTSAgent(_TreeSearch):
     name = "ismcts"
     searches_passes = True
 
-    def __init__(self, iterations: int | None = 300, time_limit: float | None = None, c: float = 0.7,
-                 rollout: str = "greedy"):
-        super().__init__(iterations, time_limit, c, rollout)
+    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = 0.7,
+                 rollout: str = "heuristic", batch: int = 32):
+        super().__init__(iterations, time_limit, c, rollout, batch)
 
     def search(self, view: SeatView) -> int:
         root = Node()
-        budget = Budget(self.iterations, self.time_limit)
-        while budget.more():
-            self._iterate(root, sample_world(view, self.rng))
-            budget.done += 1
+
+        def starts() -> Iterator[tuple[Node, Deal]]:
+            while True:
+                for world in sample_worlds(view, self.rng, self.batch):
+                    yield root, world
+
+        self._run(starts(), Budget(self.iterations, self.time_limit))
         legal = [a for a in root.children if view.legal >> a & 1]
         return max(legal, key=lambda a: root.children[a].visits)
 
@@ -139,21 +144,25 @@ class MCTSAgent(_TreeSearch):
 
     name = "mcts"
 
-    def __init__(self, iterations: int | None = 600, time_limit: float | None = None, c: float = math.sqrt(2),
-                 determinizations: int = 10, rollout: str = "greedy", passing: str = "heuristic"):
-        super().__init__(iterations, time_limit, c, rollout, passing)
+    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = math.sqrt(2),
+                 determinizations: int = 20, rollout: str = "heuristic", batch: int = 32,
+                 passing: str = "heuristic"):
+        super().__init__(iterations, time_limit, c, rollout, batch, passing)
+        if determinizations < 1:
+            raise ValueError(f"determinizations must be >= 1, got {determinizations}")
         self.determinizations = determinizations
 
     def search(self, view: SeatView) -> int:
-        worlds = [sample_world(view, self.rng) for _ in range(self.determinizations)]
+        worlds = sample_worlds(view, self.rng, self.determinizations)
         roots = [Node() for _ in worlds]
-        budget = Budget(self.iterations, self.time_limit)
-        k = 0
-        while budget.more():
-            i = k % len(worlds)
-            self._iterate(roots[i], worlds[i].clone())
-            k += 1
-            budget.done += 1
+
+        def starts() -> Iterator[tuple[Node, Deal]]:
+            k = 0
+            while True:
+                yield roots[k % len(worlds)], worlds[k % len(worlds)].clone()
+                k += 1
+
+        self._run(starts(), Budget(self.iterations, self.time_limit))
         visits = np.zeros(view.rules.deck_obj.size)
         for root in roots:
             for action, child in root.children.items():

@@ -166,6 +166,18 @@ class VectorDeals:
         assert b == tables.size
         return tables
 
+    def take(self, rows: np.ndarray | Sequence[int]) -> VectorDeals:
+        """A new batch whose table ``j`` is a copy of table ``rows[j]`` (rows may repeat) — e.g. one
+        table per (sampled world, candidate card) for a search."""
+        rows = np.asarray(rows, dtype=np.intp)
+        new = VectorDeals.__new__(VectorDeals)
+        new.__dict__.update(self.__dict__)  # rules, backend and per-rules constants
+        for name in (*STATE_FIELDS, "dealt"):
+            setattr(new, name, getattr(self, name)[rows])
+        new.size = len(rows)
+        new._rows = np.arange(new.size)
+        return new
+
     def redeal(self, which: np.ndarray, rng: np.random.Generator) -> None:
         """Start a new shuffled deal at the tables where ``which`` is True (the others are untouched)."""
         rows = np.flatnonzero(which)
