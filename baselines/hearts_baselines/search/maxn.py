@@ -25,7 +25,7 @@ class MaxNAgent(SearchAgent):
 
     name = "maxn"
 
-    def __init__(self, worlds: int = 8, depth: int = 3, evaluation: str = "rollout", rollouts: int = 1,
+    def __init__(self, worlds: int = 60, depth: int = 2, evaluation: str = "rollout", rollouts: int = 1,
                  policy: str = "heuristic", time_limit: float | None = None, passing: str = "heuristic"):
         super().__init__(passing)
         if evaluation not in ("taken", "rollout"):
@@ -40,21 +40,25 @@ class MaxNAgent(SearchAgent):
         legal = [c for c in range(view.rules.deck_obj.size) if view.legal >> c & 1]
         totals = np.zeros(len(legal))
         budget = Budget(self.worlds if self.time_limit is None else None, self.time_limit)
-        pool: list[Deal] = []
-        while budget.more():
-            if not pool:
-                pool = sample_worlds(view, self.rng, self.worlds if self.time_limit is None else 8)
-            world = pool.pop()
+        while budget.more():  # worlds in chunks: every leaf of a chunk is evaluated in one call
+            size = budget.next_batch(self.CHUNK)
             leaves: list[Deal] = []
-            trees = []
-            for card in legal:
-                child = world.clone()
-                child.apply(card)
-                trees.append(self._expand(child, self.depth - 1, leaves))
+            forests = []
+            for world in sample_worlds(view, self.rng, size):
+                trees = []
+                for card in legal:
+                    child = world.clone()
+                    child.apply(card)
+                    trees.append(self._expand(child, self.depth - 1, leaves))
+                forests.append(trees)
             values = self._evaluate(leaves) if leaves else np.zeros((0, 4))
-            totals += [self._backup(tree, values)[view.seat] for tree in trees]
-            budget.done += 1
+            for trees in forests:
+                totals += [self._backup(tree, values)[view.seat] for tree in trees]
+            budget.done += size
         return legal[int(np.argmin(totals))]
+
+    CHUNK = 16
+    """Worlds searched before their leaves are evaluated together."""
 
     def _expand(self, deal: Deal, depth: int, leaves: list[Deal]) -> tuple:
         """The max^n tree below ``deal``: ("done", points) | ("leaf", index into leaves) | (seat, children)."""

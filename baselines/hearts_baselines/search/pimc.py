@@ -14,7 +14,7 @@ in one call; any other agent spec works, slowly), ``rank`` the ranking agent spe
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. Passing is delegated
 to ``passing`` (default ``heuristic``).
 
-    hearts-env arena "pimc(n=100)" heuristic --deals 1000
+    hearts-env arena "pimc(n=1000)" heuristic --deals 1000
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class PIMCAgent(SearchAgent):
 
     name = "pimc"
 
-    def __init__(self, n: int = 100, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
+    def __init__(self, n: int = 300, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto"):
         super().__init__(passing)
         if n < 1:

@@ -144,8 +144,8 @@ class MCTSAgent(_TreeSearch):
 
     name = "mcts"
 
-    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = math.sqrt(2),
-                 determinizations: int = 20, rollout: str = "heuristic", batch: int = 32,
+    def __init__(self, iterations: int | None = 300, time_limit: float | None = None, c: float = math.sqrt(2),
+                 determinizations: int = 10, rollout: str = "heuristic", batch: int = 32,
                  passing: str = "heuristic"):
         super().__init__(iterations, time_limit, c, rollout, batch, passing)
         if determinizations < 1:
