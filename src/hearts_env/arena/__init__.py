@@ -69,14 +69,15 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     agents = [_agent(specs[i], seat) for seat, i in enumerate(seating)]
     error = None
     details = []
-    think = [0.0, 0.0, 0.0, 0.0]  # seconds each seat spent choosing, and how many choices
+    think = [0.0, 0.0, 0.0, 0.0]  # seconds each seat spent choosing, its slowest choice, and how many choices
+    slowest = [0.0, 0.0, 0.0, 0.0]
     decisions = [0, 0, 0, 0]
     while error is None:
         deal = match.deal
         for seat, agent in enumerate(agents):
             agent.reset(rules, seat, seed=[seed, deal_index, seating_index, match.deal_index, seat])
         while not deal.is_over and error is None:
-            error = _move(agents, deal, move_time_limit, think, decisions)
+            error = _move(agents, deal, move_time_limit, think, decisions, slowest)
         if error is None:
             for seat, agent in enumerate(agents):
                 agent.end_deal(SeatView.of(deal, seat))
@@ -94,6 +95,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
             "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
             "error": error, "version": __version__, "think_seconds": think, "decisions": decisions,
+            "slowest_move_seconds": slowest,
             "deals": details}
 
 
@@ -110,13 +112,14 @@ def _agent(spec: str, seat: int) -> Any:
 
 
 def _move(agents: Sequence[Any], deal: Deal, limit: float | None, think: list[float],
-          decisions: list[int]) -> dict[str, Any] | None:
+          decisions: list[int], slowest: list[float]) -> dict[str, Any] | None:
     seat = deal.current
     try:
         start = time.perf_counter()
         card = agents[seat].act(SeatView.of(deal, seat))
         elapsed = time.perf_counter() - start
         think[seat] += elapsed
+        slowest[seat] = max(slowest[seat], elapsed)
         decisions[seat] += 1
         if limit is not None and elapsed > limit:
             return {"seat": seat, "kind": "timeout", "message": f"a move took {elapsed:.3f} s (limit {limit} s)"}
@@ -311,8 +314,11 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         timed = [(r["think_seconds"][seat], r["decisions"][seat]) for r in clean if "think_seconds" in r
                  for seat, s in enumerate(r["seating"]) if s == spec]
         moves = sum(n for _, n in timed)
+        slowest = [r["slowest_move_seconds"][seat] for r in clean if "slowest_move_seconds" in r
+                   for seat, s in enumerate(r["seating"]) if s == spec]
         agents[spec] = {"deals": len(values), "mean_points": float(values.mean()),
                         "seconds_per_move": sum(t for t, _ in timed) / moves if moves else None,
+                        "slowest_move_seconds": max(slowest) if slowest else None,
                         "ci95": bootstrap_interval(values), "win_rate": float(np.mean(shares)) if shares else 0.0,
                         "moon_attempts": attempts, "moons_shot": moons, "moons_suffered": suffered,
                         "seat_games": int(sum(seats))}
@@ -331,14 +337,15 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def format_summary(summary: dict[str, Any]) -> str:
     unit = summary.get("unit", "deal")
     lines = [f"{'agent':<28} {unit + 's':>6} {'points/' + unit:>12} {'95% interval':>18} {'wins':>6} "
-             f"{'moons/try':>9} {'suffered':>9} {'s/move':>8}"]
+             f"{'moons/try':>9} {'suffered':>9} {'s/move':>8} {'slowest':>8}"]
     for spec, a in sorted(summary["agents"].items(), key=lambda kv: kv[1]["mean_points"]):
         lo, hi = a["ci95"]
         moons = f"{a['moons_shot']}/{a['moon_attempts']}"
-        per_move = a.get("seconds_per_move")
+        per_move, slowest = a.get("seconds_per_move"), a.get("slowest_move_seconds")
         lines.append(f"{spec:<28} {a['deals']:>6} {a['mean_points']:>12.3f} {f'[{lo:.3f}, {hi:.3f}]':>18} "
                      f"{a['win_rate']:>6.1%} {moons:>9} {a['moons_suffered']:>9} "
-                     f"{'-' if per_move is None else f'{per_move:.4f}':>8}")
+                     f"{'-' if per_move is None else f'{per_move:.4f}':>8} "
+                     f"{'-' if slowest is None else f'{slowest:.3f}':>8}")
     for pair, p in summary["paired"].items():
         lo, hi = p["ci95"]
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
