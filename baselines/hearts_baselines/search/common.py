@@ -44,6 +44,7 @@ class SearchAgent(Agent):
     def __init__(self, passing: str = "heuristic"):
         super().__init__()
         self.passer = make_agent(passing)
+        warm_up()
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         super().reset(rules, seat, seed)
@@ -59,6 +60,20 @@ class SearchAgent(Agent):
 
     def search(self, view: SeatView) -> int:
         raise NotImplementedError
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Load (or compile) the batched engine's kernel now, once per process, so that the first move
+    does not pay for it (about half a second with Numba's cache; longer when it compiles)."""
+    global _WARM
+    if not _WARM:
+        _WARM = True
+        rng = np.random.default_rng(0)
+        tables = VectorDeals.random("standard", 2, rng)
+        tables.advance(np.full(2, -1, np.int8), "heuristic" if batched("heuristic") else "random", rng)
 
 
 def batched(policy: str, backend: str = "auto") -> bool:
