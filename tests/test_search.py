@@ -27,7 +27,8 @@ def test_search_agents_play_whole_deals_legally(spec):
     assert len(records) == 14 and all(r["error"] is None for r in records)
 
 
-@pytest.mark.parametrize("spec", ["pimc(n=4)", "mcts(iterations=40)", "ismcts(iterations=40)", "maxn(worlds=2)"])
+@pytest.mark.parametrize("spec", ["pimc(n=4)", "mcts(iterations=40, time_limit=None)",
+                                  "ismcts(iterations=40, time_limit=None)", "maxn(worlds=2, time_limit=None)"])
 def test_same_seed_same_moves(spec):
     rules = make_rules("standard(game=deal)")
     deal = Deal.random(rules, 4)
@@ -67,7 +68,7 @@ def test_search_ducks_under_the_queen_of_spades(spec):
 
 def test_a_budget_is_required_and_bad_arguments_are_named():
     with pytest.raises(ValueError, match="iterations=N or time_limit"):
-        make_agent("ismcts(iterations=None)").search(SeatView.of(_queen_trap()[1], 2))
+        make_agent("ismcts(iterations=None, time_limit=None)").search(SeatView.of(_queen_trap()[1], 2))
     with pytest.raises(ValueError, match="evaluation='x' is not valid"):
         make_agent("maxn(evaluation='x')")
 

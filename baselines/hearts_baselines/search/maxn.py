@@ -9,6 +9,11 @@ far — or ``"rollout"`` — the mean points of ``rollouts`` playouts by ``polic
 one playout per leaf is exact for them).
 The card with the lowest mean value for the seat over the worlds is played. Ties at a node go to the
 lowest card (deterministic). Passing is delegated to ``passing`` (default ``heuristic``).
+
+Budget: ``worlds`` worlds, cut short after ``time_limit`` seconds (default 0.1; ``None``: no cap).
+The cap only binds in the largest positions (a lead with 13 cards before a seat holding 13 cards:
+169 leaves a world) and keeps every move well under 0.2 s; below it, the same seed gives the same
+move.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ class MaxNAgent(SearchAgent):
     name = "maxn"
 
     def __init__(self, worlds: int = 60, depth: int = 2, evaluation: str = "rollout", rollouts: int = 1,
-                 policy: str = "heuristic", time_limit: float | None = None, passing: str = "heuristic"):
+                 policy: str = "heuristic", time_limit: float | None = 0.1, passing: str = "heuristic"):
         super().__init__(passing)
         if evaluation not in ("taken", "rollout"):
             raise ValueError(f"evaluation={evaluation!r} is not valid; valid values: taken, rollout")
@@ -39,7 +44,7 @@ class MaxNAgent(SearchAgent):
     def search(self, view: SeatView) -> int:
         legal = [c for c in range(view.rules.deck_obj.size) if view.legal >> c & 1]
         totals = np.zeros(len(legal))
-        budget = Budget(self.worlds if self.time_limit is None else None, self.time_limit)
+        budget = Budget(self.worlds, self.time_limit)
         while budget.more():  # worlds in chunks: every leaf of a chunk is evaluated in one call
             size = budget.next_batch(self.CHUNK)
             leaves: list[Deal] = []
@@ -57,7 +62,7 @@ class MaxNAgent(SearchAgent):
             budget.done += size
         return legal[int(np.argmin(totals))]
 
-    CHUNK = 16
+    CHUNK = 8
     """Worlds searched before their leaves are evaluated together."""
 
     def _expand(self, deal: Deal, depth: int, leaves: list[Deal]) -> tuple:

@@ -14,9 +14,11 @@ the card with the most root visits summed over the trees is played. Passing is d
 ``passing`` (default ``heuristic``).
 
 Reward of a seat at the end of a deal: ``(penalty_total − points) / penalty_total`` (1 for a clean
-deal, 0 for taking every point; a moon gives its shooter 1). Budgets: ``iterations`` or
-``time_limit`` seconds per move. Rollouts: ``rollout="heuristic"`` (default: the bundled expert for
-every seat), ``"greedy"`` (paper 002's greedy player) or ``"random"`` run on the batched engine;
+deal, 0 for taking every point; a moon gives its shooter 1). Budgets: ``iterations`` and/or
+``time_limit`` seconds per move, the first reached (defaults: the iterations, capped at 0.15 s so that
+no move reaches 0.2 s on a loaded machine; below the cap the same seed gives the same moves).
+Rollouts: ``rollout="heuristic"`` (default: the bundled expert for every seat), ``"greedy"``
+(paper 002's greedy player) or ``"random"`` run on the batched engine;
 any other agent spec plays through Python agents (slow).
 
 Speed: descents run ``batch`` at a time and their rollouts finish in one call of the batched engine.
@@ -122,7 +124,7 @@ class ISMCTSAgent(_TreeSearch):
     name = "ismcts"
     searches_passes = True
 
-    def __init__(self, iterations: int | None = 1000, time_limit: float | None = None, c: float = 0.7,
+    def __init__(self, iterations: int | None = 1000, time_limit: float | None = 0.15, c: float = 0.7,
                  rollout: str = "heuristic", batch: int = 32):
         super().__init__(iterations, time_limit, c, rollout, batch)
 
@@ -144,7 +146,7 @@ class MCTSAgent(_TreeSearch):
 
     name = "mcts"
 
-    def __init__(self, iterations: int | None = 300, time_limit: float | None = None, c: float = math.sqrt(2),
+    def __init__(self, iterations: int | None = 300, time_limit: float | None = 0.15, c: float = math.sqrt(2),
                  determinizations: int = 10, rollout: str = "heuristic", batch: int = 32,
                  passing: str = "heuristic"):
         super().__init__(iterations, time_limit, c, rollout, batch, passing)
