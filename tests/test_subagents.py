@@ -108,6 +108,20 @@ def test_smoke_training_of_every_stage_gives_a_loadable_checkpoint(smoke_run: Pa
     _play_full_deals(agent, 2)
 
 
+def _arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files if k != "meta"}
+
+
+@pytest.mark.parametrize("seed, same", [(0, True), (1, False)])
+def test_training_is_reproducible_from_its_seed(smoke_run: Path, tmp_path: Path, seed: int, same: bool):
+    T.main(["--out", str(tmp_path), "--deals", "8", "--checkpoints", "2", "--eval-deals", "2", "--hidden", "8",
+            "--decision-epochs", "2", "--quiet", "--seed", str(seed)])
+    first, again = _arrays(smoke_run / "subagents.npz"), _arrays(tmp_path / "subagents.npz")
+    assert first.keys() == again.keys()
+    assert all(np.array_equal(first[k], again[k]) for k in first) == same
+
+
 def test_rerun_skips_finished_steps(smoke_run: Path, monkeypatch: pytest.MonkeyPatch):
     calls = []
     monkeypatch.setattr(S, "rl_chunk", lambda *a, **k: calls.append(1) or (0.0, 0.0))
