@@ -1,8 +1,8 @@
 """What `make demo` runs: a short tournament between the bundled agents, then one rendered game.
 
-1. An arena of `heuristic`, `greedy` and two `random` players on duplicate deals (every deal
-   in all four rotations of the seating), with mean points per deal, 95% intervals and paired
-   differences.
+1. An arena of the trained `subagents` player (paper 000, bundled weights), `heuristic`, `greedy`
+   and `random` on duplicate deals (every deal in all four rotations of the seating), with mean
+   points per deal, 95% intervals and paired differences.
 2. A game of Hearts to 100 through the PettingZoo environment `hearts_v0.env()`, random legal
    play, one line per deal and the final position rendered.
 
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=300, help="duplicate deals in the tournament")
     args = parser.parse_args(argv)
 
-    specs = ["heuristic", "greedy", "random", "random"]
+    specs = ["subagents", "heuristic", "greedy", "random"]
     print(f"== tournament: {' vs '.join(specs)}; {args.deals} deals x 4 rotations, rules {args.rules}")
     records = run_arena(specs, deals=args.deals, rules=make_rules(args.rules, game="deal"), seed=args.seed)
     print(format_summary(summarize(records)))
