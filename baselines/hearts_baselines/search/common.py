@@ -72,8 +72,7 @@ def warm_up() -> None:
     if not _WARM:
         _WARM = True
         rng = np.random.default_rng(0)
-        tables = VectorDeals.random("standard", 2, rng)
-        tables.advance(np.full(2, -1, np.int8), "heuristic" if batched("heuristic") else "random", rng)
+        rollout_tables(VectorDeals.random("standard", 2, rng), "heuristic" if batched("heuristic") else "random", rng)
 
 
 def batched(policy: str, backend: str = "auto") -> bool:

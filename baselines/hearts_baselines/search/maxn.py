@@ -29,6 +29,8 @@ class MaxNAgent(SearchAgent):
     """See the module docstring."""
 
     name = "maxn"
+    CHUNK = 8
+    """Worlds searched before their leaves are evaluated together."""
 
     def __init__(self, worlds: int = 60, depth: int = 2, evaluation: str = "rollout", rollouts: int = 1,
                  policy: str = "heuristic", time_limit: float | None = 0.1, passing: str = "heuristic"):
@@ -61,9 +63,6 @@ class MaxNAgent(SearchAgent):
                 totals += [self._backup(tree, values)[view.seat] for tree in trees]
             budget.done += size
         return legal[int(np.argmin(totals))]
-
-    CHUNK = 8
-    """Worlds searched before their leaves are evaluated together."""
 
     def _expand(self, deal: Deal, depth: int, leaves: list[Deal]) -> tuple:
         """The max^n tree below ``deal``: ("done", points) | ("leaf", index into leaves) | (seat, children)."""
