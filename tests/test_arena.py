@@ -44,7 +44,8 @@ def test_parallel_equals_serial():
     b = run_arena(["greedy", "random"], deals=6, rules=RULES, seed=3, jobs=2)
     assert _untimed(a) == _untimed(b)
     assert len(a) == 6 * 14
-    assert all(sum(r["decisions"]) == 52 + 12 for r in a)  # every pass and play was timed
+    for r in a:  # every pass and play was timed
+        assert sum(r["decisions"]) == 52 + (12 if r["deals"][0]["pass_direction"] != "hold" else 0)
     greedy = summarize(a)["agents"]["greedy"]
     assert 0 < greedy["seconds_per_move"] <= greedy["slowest_move_seconds"]
     assert all(max(r["slowest_move_seconds"]) <= max(r["think_seconds"]) for r in a)

@@ -953,8 +953,9 @@ def test_preset_passing_differences():
     for spec, hands in [("sturtevant", LADDER), ("dutch", DUTCH_VOID)]:
         with pytest.raises(DealError):
             Deal.from_hands(spec, hands, pass_direction="left")
-    # Deal.random: standard's schedule starts with left; openspiel draws; the others never pass
-    assert Deal.random("standard", 0).pass_direction == 1
+    # Deal.random draws from the schedule (standard's rotation, openspiel's uniform draw); the others never pass
+    assert {Deal.random("standard", seed).pass_direction for seed in range(40)} == {0, 1, 2, 3}
+    assert Deal.random("standard", 0, pass_direction="left").pass_direction == 1
     assert Deal.random("sturtevant", 0).pass_direction == 0
     assert Deal.random("dutch", 0).pass_direction == 0
     assert {Deal.random("openspiel", seed).pass_direction for seed in range(40)} == {0, 1, 2, 3}

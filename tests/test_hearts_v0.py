@@ -147,15 +147,14 @@ def test_many_seeds_random_play_keeps_the_invariants(preset):
         raw = env.unwrapped
         totals = dict.fromkeys(AGENTS, 0.0)
         for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
+            obs, reward, term, trunc, _ = env.last()
             totals[agent] += reward
             if term or trunc:
                 env.step(None)
                 continue
             assert env.observation_space(agent).contains(obs)
             assert obs["action_mask"].dtype == np.int8
-            assert info["action_mask"].dtype == np.int8
-            assert (obs["action_mask"] == info["action_mask"]).all()
+            assert_fixed_infos(raw.infos)
             legal = raw.deal.legal_mask()
             assert set(np.flatnonzero(obs["action_mask"]).tolist()) == {c for c in range(64) if legal >> c & 1}
             assert obs["action_mask"].sum() >= 1
@@ -428,21 +427,64 @@ def test_win_and_rank_pay_only_at_the_end_of_a_match():
 # --- match flow, infos, explicit deals -------------------------------------------------------
 
 
+INFO_TYPES = {"phase": int, "deal_index": int, "deals_done": int, "moon_shooter": int, "illegal_action": bool,
+              "scores": (np.int64, (4,)), "deal_points": (np.int64, (4,)), "winners": (np.int8, (4,))}
+
+
+def assert_fixed_infos(infos):
+    """Every info value numeric with one type and shape from reset() on (Tianshou, TorchRL store them)."""
+    for info in infos.values():
+        assert set(info) == set(INFO_TYPES)
+        for key, kind in INFO_TYPES.items():
+            if isinstance(kind, tuple):
+                assert isinstance(info[key], np.ndarray) and (info[key].dtype, info[key].shape) == kind, key
+            else:
+                assert type(info[key]) is kind, (key, info[key])
+
+
+def test_infos_keep_their_keys_types_and_shapes_through_an_episode():
+    env = hearts_v0.raw_env(rules="standard(target=40)")
+    env.reset(seed=3)
+    seen_phases = set()
+    while env.agents:
+        assert_fixed_infos(env.infos)
+        seen_phases.add(env.infos[env.agent_selection]["phase"])
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else lowest(obs))
+    assert seen_phases == {hearts_v0.PHASE_PASS, hearts_v0.PHASE_PLAY, hearts_v0.PHASE_DONE}
+
+
+def test_infos_given_to_a_caller_are_not_changed_by_later_steps():
+    env = hearts_v0.raw_env(rules="standard(target=40)")
+    env.reset(seed=3)
+    kept = env.infos["player_0"]
+    snapshot = {k: np.copy(v) for k, v in kept.items()}
+    deal0 = env.deal
+    while env.deal is deal0:
+        env.step(lowest(env.observe(env.agent_selection)))
+    assert env.infos["player_0"]["deals_done"] == 1
+    for key, value in snapshot.items():
+        assert np.array_equal(kept[key], value), key
+    env.infos["player_0"]["scores"][:] = 99  # another agent's info is its own array
+    assert (env.infos["player_1"]["scores"] != 99).all()
+
+
 def test_next_deal_starts_inside_step_and_infos_report_the_deal():
     env = hearts_v0.raw_env(rules="standard(target=60)")
     env.reset(seed=9)
-    assert env.infos["player_0"]["phase"] == "pass"
-    assert env.infos["player_0"]["deal_points"] is None
+    assert env.infos["player_0"]["phase"] == hearts_v0.PHASE_PASS
+    assert env.infos["player_0"]["deals_done"] == 0 and not env.infos["player_0"]["deal_points"].any()
+    assert env.infos["player_0"]["moon_shooter"] == -1
     deal0 = env.deal
     while env.deal is deal0:
         env.step(lowest(env.observe(env.agent_selection)))
     assert not any(env.terminations.values()) and env.agents == AGENTS
     info = env.infos["player_2"]
-    assert info["deal_index"] == 1
-    assert info["deal_points"] == tuple(deal0.points)
-    assert info["scores"] == tuple(deal0.points)
-    assert info["moon_shooter"] == deal0.moon_shooter
-    assert info["phase"] == "pass"  # deal 2 passes right
+    assert info["deal_index"] == 1 and info["deals_done"] == 1
+    assert info["deal_points"].tolist() == deal0.points
+    assert info["scores"].tolist() == deal0.points
+    assert info["moon_shooter"] == (-1 if deal0.moon_shooter is None else deal0.moon_shooter)
+    assert info["phase"] == hearts_v0.PHASE_PASS  # deal 2 passes right
     assert env.deal.pass_direction == 3
     assert env.agent_selection == "player_0"
     assert env.deal.game_scores == tuple(deal0.points)
@@ -458,10 +500,10 @@ def test_final_infos_name_the_winners_and_phase_done():
     while not env.terminations["player_0"]:
         env.step(lowest(env.observe(env.agent_selection)))
     info = env.infos["player_3"]
-    assert info["phase"] == "done" and info["winners"] == [0]
-    assert info["deal_points"] == (0, 26, 26, 26) and info["moon_shooter"] == 0
-    assert info["scores"] == (0, 36, 46, 55)
-    assert not info["action_mask"].any()
+    assert info["phase"] == hearts_v0.PHASE_DONE and info["winners"].tolist() == [1, 0, 0, 0]
+    assert info["deal_points"].tolist() == [0, 26, 26, 26] and info["moon_shooter"] == 0
+    assert info["scores"].tolist() == [0, 36, 46, 55]
+    assert not env.observe("player_3")["action_mask"].any()
 
 
 def test_explicit_deals_are_copied_checked_and_played_first():
@@ -481,8 +523,13 @@ def test_explicit_deals_are_copied_checked_and_played_first():
         env.reset(options={"deals": [finished]})
     with pytest.warns(UserWarning, match="ignores unknown option"):
         env.reset(options={"typo": 1})
-    with pytest.raises(ValueError, match="only apply with options"):
-        env.reset(options={"pass_direction": "left"})
+    with pytest.raises(ValueError, match="one-deal episode"):
+        env.reset(options={"pass_direction": "left"})  # a game follows the schedule
+    with pytest.raises(ValueError, match="only applies with options"):
+        env.reset(options={"dealer": 2})
+    for bad in ([0, 1, 2], [0.5, 0, 0, 0], [True, 0, 0, 0], "abcd"):
+        with pytest.raises(ValueError, match="scores"):
+            env.reset(options={"scores": bad})
     env.reset(options={"hands": SUIT_HANDS, "pass_direction": "right", "dealer": 1})
     assert env.deal.pass_direction == 3 and env.deal.dealer == 1 and env.agent_selection == "player_0"
 
@@ -657,7 +704,7 @@ def test_observe_is_lazy_and_returns_fresh_arrays():
     encode = env.encoder.encode
     env.encoder.encode = lambda view, out=None: calls.append(view.seat) or encode(view, out)
     for _ in range(10):
-        env.step(int(np.flatnonzero(env.infos[env.agent_selection]["action_mask"])[0]))
+        env.step(env.deal.legal_cards()[0])
     assert calls == []  # stepping builds no observation
     a = env.observe("player_1")
     b = env.observe("player_1")

@@ -327,8 +327,10 @@ def test_can_lead_any_club_needs_lowest_club():
 @pytest.mark.parametrize("option", ["heart_points", "queen_of_spades_points", "jack_of_clubs_points",
                                     "jd_bonus_points", "avoid_all_tricks_points"])
 def test_negative_points(option):
-    with pytest.raises(RulesError, match=f"{option}=-1 is not valid; it must be >= 0"):
+    with pytest.raises(RulesError, match=f"{option}=-1 is not valid; use 0..10000"):
         make_rules("standard", **{option: -1})
+    with pytest.raises(RulesError, match=f"{option}=10001 is not valid; use 0..10000"):
+        make_rules("standard", **{option: 10_001})
 
 
 def test_zero_penalty_total():

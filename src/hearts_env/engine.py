@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from hearts_env.cards import CLUBS, HEARTS, NUM_SEATS, SPADES, Deck, card_name, format_cards, parse_cards, to_mask
-from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, make_rules
+from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_direction, make_rules
 
 
 class Phase(IntEnum):
@@ -84,7 +84,6 @@ class _Constants:
         self.any_club = rules.can_lead_any_club
         self.hearts_instead_of_qs = rules.can_lead_hearts_instead_of_qs
         self.pass_count = rules.pass_count if rules.has_passing else 0
-        self.pass_schedule = rules.pass_schedule
         self.card_bits = np.left_shift(np.uint64(1), np.arange(self.num_cards, dtype=np.uint64))
         self.hand_starts = np.arange(0, self.num_cards, self.hand_size)
 
@@ -193,31 +192,36 @@ class Deal:
             if union & mask:
                 raise DealError(f"hand {seat} repeats cards held by another hand: {format_cards(union & mask, c.deck)}")
             union |= mask
-        direction = _direction_offset(pass_direction)
+        direction = direction_offset(pass_direction)
         if direction and not c.pass_count:
             raise DealError(f"these rules have no passing (passing={rules.passing!r}); use pass_direction='hold'")
-        if dealer not in range(NUM_SEATS):
+        if dealer not in range(NUM_SEATS) or isinstance(dealer, bool | float):
             raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
-        return cls(rules, masks, direction, dealer, game_scores)
+        return cls(rules, masks, direction, dealer, validate_scores(game_scores, "game_scores"))
 
     @classmethod
     def random(cls, rules: Rules | str, seed: int | np.random.Generator | None = None,
                pass_direction: int | str | None = None, dealer: int = 3,
                game_scores: Sequence[int] | None = None) -> Deal:
-        """A shuffled deal. ``pass_direction=None`` draws one when the rules say ``random``,
-        and otherwise uses the first direction of the rules' schedule."""
+        """A shuffled deal. ``pass_direction=None`` draws the direction uniformly from the rules'
+        schedule (:func:`~hearts_env.rules.draw_pass_direction`: every direction of a rotation, all
+        four for ``passing="random"``), as a deal played on its own would."""
         rules = make_rules(rules) if isinstance(rules, str) else rules
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         c = _constants(rules)
         if pass_direction is None:
-            schedule = c.pass_schedule
-            direction = int(rng.random() * 4) if schedule is None else schedule[0]
+            direction = draw_pass_direction(rules, rng)
         else:
-            direction = _direction_offset(pass_direction)
+            direction = direction_offset(pass_direction)
+            if direction and not c.pass_count:
+                raise DealError(f"these rules have no passing (passing={rules.passing!r}); "
+                                f"use pass_direction='hold' or None")
         shuffled = c.card_bits.copy()
         rng.shuffle(shuffled)
         hands = np.add.reduceat(shuffled, c.hand_starts).tolist()
-        return cls(rules, hands, direction, dealer, game_scores)
+        if dealer not in range(NUM_SEATS) or isinstance(dealer, bool | float):
+            raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
+        return cls(rules, hands, direction, int(dealer), validate_scores(game_scores, "game_scores"))
 
     def clone(self) -> Deal:
         """An independent copy (fast: shares only immutable data)."""
@@ -722,12 +726,27 @@ def _mask_points(rules: Rules, c: _Constants, mask: int) -> int:
             - (rules.jd_bonus_points if rules.jd_bonus and mask & c.jd_bit else 0))
 
 
-def _direction_offset(direction: int | str) -> int:
+def validate_scores(scores: Sequence[int] | None, what: str = "scores") -> tuple[int, ...]:
+    """Four integer game scores as a tuple of ints (``None``: all zero); raises :class:`DealError`
+    for another length or a non-integer value (a float or a bool is refused, not truncated)."""
+    if scores is None:
+        return (0, 0, 0, 0)
+    values = list(scores) if not isinstance(scores, str | bytes) else None
+    if values is None or len(values) != NUM_SEATS:
+        raise DealError(f"{what} needs one integer score per seat (4 values), got {scores!r}")
+    for v in values:
+        if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
+            raise DealError(f"{what} must be integers, got {v!r} in {scores!r}")
+    return tuple(int(v) for v in values)
+
+
+def direction_offset(direction: int | str) -> int:
+    """A pass direction (``"left"``, ``"right"``, ``"across"``, ``"hold"``/``"none"``, or 0..3) as its offset."""
     if isinstance(direction, str):
         key = "hold" if direction.lower() == "none" else direction.lower()
         if key not in PASS_OFFSETS:
             raise DealError(f"pass direction {direction!r} is not valid; valid: {', '.join(PASS_OFFSETS)}")
         return PASS_OFFSETS[key]
-    if direction not in range(4):
+    if isinstance(direction, bool) or not isinstance(direction, int | np.integer) or direction not in range(4):
         raise DealError(f"pass direction offset must be 0..3 (hold, left, across, right), got {direction!r}")
     return int(direction)

@@ -103,10 +103,21 @@ the deal's points.
 
 ## Info
 
-Every agent's info holds `action_mask` (int8, zeros unless it is to act), `phase` (`"pass"`,
-`"play"` or `"done"`), `deal_index` (0-based), `scores` (game scores of the finished deals),
-`deal_points` and `moon_shooter` of the last finished deal (`None` before one finishes), and, when
-the episode is over, `winners` (seats with the lowest score).
+Every agent's info holds the same keys from `reset()` on, each a number or a fixed-shape NumPy array,
+so libraries that store infos in arrays (Tianshou's replay buffers, TorchRL's specs) take them:
+
+| key              | type              | value                                                                 |
+|------------------|-------------------|-----------------------------------------------------------------------|
+| `phase`          | int               | `PHASE_PASS` (0), `PHASE_PLAY` (1), `PHASE_DONE` (2: the episode is over) |
+| `deal_index`     | int               | 0-based index of the current (or, once over, the last) deal           |
+| `deals_done`     | int               | deals finished so far                                                 |
+| `scores`         | int64 (4,)        | game scores of the finished deals                                     |
+| `deal_points`    | int64 (4,)        | points of the last finished deal (zeros while `deals_done == 0`)      |
+| `moon_shooter`   | int               | seat that shot the moon in the last finished deal, −1 for none        |
+| `winners`        | int8 (4,)         | 1 for each seat with the lowest final score (ties: several), else 0   |
+| `illegal_action` | bool              | True for the agent whose illegal action ended the episode             |
+
+The legal actions are in the observation (`obs["action_mask"]`), PettingZoo's convention, not in the info.
 
 ## Auto-play
 
@@ -121,8 +132,16 @@ episode ends.
 `reset(options={"deals": [deal, ...]})` plays copies of the given `hearts_env.engine.Deal` objects
 (same rules, not finished) first, then shuffled deals; `reset(options={"hands": [h0, h1, h2, h3],
 "pass_direction": "left", "dealer": 3})` builds one deal with `Deal.from_hands`;
-`options={"scores": [s0, s1, s2, s3]}` starts the game from given scores. Unknown keys are ignored
-with a warning.
+`options={"scores": [s0, s1, s2, s3]}` (integers) starts the game from given scores. Unknown keys are
+ignored with a warning.
+
+## Pass directions
+
+A game (`game="match"`) passes by the rules' schedule from its first deal: left, right, across,
+hold, … A one-deal episode (`game="deal"`) draws its direction uniformly from the schedule with the
+environment's generator (every direction of `passing="rotate"`, ¼ each; all four for `"random"`), so
+one-deal training sees every direction. `reset(options={"pass_direction": "left"})` pins the
+direction of a one-deal episode; `passing="left"` pins it for every deal.
 
 ## Seeding and pickling
 
@@ -151,21 +170,24 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
-from hearts_env.engine import Deal, IllegalActionError
+from hearts_env.engine import Deal, DealError, IllegalActionError
 from hearts_env.match import Match
 from hearts_env.render import render_deal
 from hearts_env.rewards import REWARD_SCHEMES, check_scheme, deal_end_rewards, final_rewards
-from hearts_env.rules import Rules, make_rules
+from hearts_env.rules import Rules, draw_pass_direction, make_rules
 from hearts_env.views import SeatView
 
-__all__ = ["ENV_ID", "REWARD_SCHEMES", "env", "raw_env"]
+__all__ = ["ENV_ID", "PHASE_DONE", "PHASE_PASS", "PHASE_PLAY", "REWARD_SCHEMES", "env", "raw_env"]
 
 ENV_ID = "hearts_env/hearts-v0"
 """The id under which :func:`env` is registered with PettingZoo (1.27+)."""
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 _OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
+PHASE_PASS, PHASE_PLAY, PHASE_DONE = 0, 1, 2
+"""Values of ``info["phase"]``."""
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -258,13 +280,12 @@ class raw_env(AECEnv):
             warnings.warn(f"hearts_v0.reset ignores unknown option(s) {', '.join(map(repr, unknown))}; "
                           f"known options: {', '.join(_OPTION_KEYS)}", stacklevel=2)
         deals = self._explicit_deals(options)
-        match = Match(self.rules, seed=self._rng, deals=deals)
-        if options.get("scores") is not None:
-            scores = [int(x) for x in options["scores"]]
-            if len(scores) != 4:
-                raise ValueError(f"options['scores'] needs 4 game scores, got {options['scores']!r}")
-            match.scores = scores
-        match.deal.game_scores = tuple(match.scores)
+        pinned = options.get("pass_direction") if options.get("hands") is None else None
+        try:
+            match = Match(self.rules, seed=self._rng, deals=deals, pass_direction=pinned,
+                          scores=options.get("scores"))
+        except DealError as e:
+            raise ValueError(f"options: {e}") from None
         self._match = match
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -274,9 +295,9 @@ class raw_env(AECEnv):
         self._game_over = False
         self._winners: list[int] | None = None
         self._dense_paid = [0, 0, 0, 0]
-        self._scores = tuple(match.scores)
-        self._last_points: tuple[int, ...] | None = None
-        self._last_moon: int | None = None
+        self._mask = self._zero_mask
+        self._illegal_agent: str | None = None
+        self._set_deal_infos(None, -1)
         self._last_seat = 3
         self._skip_agent_selection = None
         if self.auto_play_forced:
@@ -289,13 +310,17 @@ class raw_env(AECEnv):
         hands = options.get("hands")
         if deals is not None and hands is not None:
             raise ValueError("give either options['deals'] or options['hands'], not both")
-        if hands is None and (options.get("pass_direction") is not None or options.get("dealer") is not None):
-            raise ValueError("options['pass_direction'] and options['dealer'] only apply with options['hands']")
+        if hands is None and options.get("dealer") is not None:
+            raise ValueError("options['dealer'] only applies with options['hands']")
+        if hands is None and options.get("pass_direction") is not None and self.rules.game != "deal":
+            raise ValueError("options['pass_direction'] applies with options['hands'] or to a one-deal episode "
+                             "(rules with game=deal); a game follows the rules' passing schedule")
         if hands is not None:
             direction = options.get("pass_direction")
-            if direction is None:
+            if direction is None:  # the direction a shuffled first deal would have had
                 schedule = self.rules.pass_schedule
-                direction = schedule[0] if schedule is not None else int(self._rng.integers(4))  # type: ignore[union-attr]
+                direction = (schedule[0] if self.rules.game == "match" and schedule is not None
+                             else draw_pass_direction(self.rules, self._rng))  # type: ignore[arg-type]
             return [Deal.from_hands(self.rules, hands, pass_direction=direction, dealer=options.get("dealer", 3))]
         if deals is None:
             return None
@@ -321,7 +346,7 @@ class raw_env(AECEnv):
             return
         deal = self._match.deal  # type: ignore[union-attr]
         legal = deal.legal_mask()
-        card = action if type(action) is int else _as_int(action)
+        card = action if type(action) is int else integer_action(action)
         if card is None or card < 0 or not legal >> card & 1:
             if self.illegal_action == "raise":
                 deal.apply(action)  # raises IllegalActionError naming the rule and the legal cards
@@ -364,9 +389,8 @@ class raw_env(AECEnv):
         agents = self.possible_agents
         for s, value in enumerate(deal_end_rewards(scheme, points, self.rules.penalty_total, self._dense_paid)):
             rewards[agents[s]] += value
-        self._last_points = tuple(points)
-        self._last_moon = deal.moon_shooter
         self._dense_paid = [0, 0, 0, 0]
+        moon = -1 if deal.moon_shooter is None else deal.moon_shooter
         if match.is_over:  # type: ignore[union-attr]
             self._winners = match.winners()  # type: ignore[union-attr]
             match.next_deal()  # type: ignore[union-attr]  # books the last deal's points
@@ -376,8 +400,20 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             match.next_deal()  # type: ignore[union-attr]
-            match.deal.game_scores = tuple(match.scores)  # type: ignore[union-attr]
-        self._scores = tuple(match.scores)  # type: ignore[union-attr]
+        self._set_deal_infos(points, moon)
+
+    def _set_deal_infos(self, points: list[int] | None, moon: int) -> None:
+        """The info values that change only when a deal ends, one fresh set of arrays per agent
+        (built here, never mutated afterwards, so infos kept by a caller stay valid)."""
+        match = self._match
+        winners = np.zeros(4, np.int8)
+        if self._winners is not None:
+            winners[self._winners] = 1
+        self._deal_infos = {a: {"deals_done": len(match.history),  # type: ignore[union-attr]
+                                "scores": np.array(match.scores, np.int64),  # type: ignore[union-attr]
+                                "deal_points": np.array(points or (0, 0, 0, 0), np.int64),
+                                "moon_shooter": moon, "winners": winners.copy()}
+                            for a in self.possible_agents}
 
     def _auto_play(self) -> None:
         match = self._match
@@ -397,7 +433,8 @@ class raw_env(AECEnv):
         self.rewards[agent] = -1.0
         self._accumulate_rewards()
         self._game_over = True
-        self.infos = {a: {**info, "action_mask": self._zero_mask} for a, info in self.infos.items()}
+        self._mask = self._zero_mask
+        self.infos = {a: {**info, "phase": PHASE_DONE} for a, info in self.infos.items()}
         self.infos[agent]["illegal_action"] = True
         self._deads_step_first()
 
@@ -405,35 +442,27 @@ class raw_env(AECEnv):
         """Set agent_selection and rebuild the infos after a reset or a step."""
         match = self._match
         deal = match.deal  # type: ignore[union-attr]
-        base: dict[str, Any] = {
-            "phase": "done" if self._game_over else "play" if deal.passes_complete() else "pass",
-            "deal_index": match.deal_index,  # type: ignore[union-attr]
-            "scores": self._scores,
-            "deal_points": self._last_points,
-            "moon_shooter": self._last_moon,
-            "action_mask": self._zero_mask,
-        }
+        phase = PHASE_DONE if self._game_over else PHASE_PLAY if deal.passes_complete() else PHASE_PASS
+        deal_index = match.deal_index  # type: ignore[union-attr]
         agents = self.possible_agents
+        deal_infos = self._deal_infos
+        self.infos = {a: {"phase": phase, "deal_index": deal_index, **deal_infos[a], "illegal_action": False}
+                      for a in agents}
         if self._game_over:
-            base["winners"] = self._winners
-            self.infos = {a: base.copy() for a in self.agents}
+            self._mask = self._zero_mask
             self.agent_selection = agents[(self._last_seat + 1) & 3]
             return
-        infos = self.infos = {a: base.copy() for a in agents}
-        acting = agents[deal.current]
-        mask = np.frombuffer(bytearray(format(deal.legal_mask(), self._mask_format)[::-1].encode()
-                                       .translate(_BIT_TO_BYTE)), dtype=np.int8)
-        infos[acting]["action_mask"] = mask
-        self.agent_selection = acting
+        self._mask = np.frombuffer(bytearray(format(deal.legal_mask(), self._mask_format)[::-1].encode()
+                                             .translate(_BIT_TO_BYTE)), dtype=np.int8)
+        self.agent_selection = agents[deal.current]
 
     # Observe --------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
         deal = self._match.deal  # type: ignore[union-attr]
         obs = self.encoder.encode(SeatView.of(deal, seat)).copy()
-        info = self.infos.get(agent)
-        mask = info["action_mask"] if info is not None else self._zero_mask
-        return {"observation": obs, "action_mask": mask.copy()}
+        acting = not self._game_over and deal.current == seat
+        return {"observation": obs, "action_mask": self._mask.copy() if acting else np.zeros(self._n, np.int8)}
 
     # Render ---------------------------------------------------------------------------------
     def render(self) -> str | None:
@@ -474,16 +503,6 @@ class raw_env(AECEnv):
 
 
 _BIT_TO_BYTE = bytes.maketrans(b"01", b"\x00\x01")
-
-
-def _as_int(action: Any) -> int | None:
-    if isinstance(action, (bool, np.bool_)):
-        return None
-    if isinstance(action, (int, np.integer)):
-        return int(action)
-    if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
-        return int(action.reshape(()))
-    return None
 
 
 def _register() -> None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hearts_env.engine import Deal
+from hearts_env.engine import Deal, direction_offset, validate_scores
 from hearts_env.rules import Rules, make_rules
 
 
@@ -26,12 +26,24 @@ class Match:
     """A sequence of deals under one Rules; ``rules.game`` says whether it is one deal or a game to ``target``."""
 
     def __init__(self, rules: Rules | str | None = None, seed: int | np.random.Generator | None = None,
-                 deals: Sequence[Deal] | None = None):
-        """``seed`` drives every shuffle and random pass direction. ``deals`` optionally gives explicit
-        deals to play in order (shuffled deals follow if they run out)."""
+                 deals: Sequence[Deal] | None = None, pass_direction: int | str | None = None,
+                 scores: Sequence[int] | None = None):
+        """``seed`` drives every shuffle and every drawn pass direction. ``deals`` optionally gives
+        explicit deals to play in order (shuffled deals follow if they run out). ``scores`` starts
+        the game from given scores.
+
+        Pass directions: a game (``rules.game == "match"``) follows the rules' schedule from its first
+        entry (left, right, across, hold, …). A one-deal episode (``game == "deal"``) draws its
+        direction uniformly from the schedule with ``seed`` (:func:`~hearts_env.rules.draw_pass_direction`),
+        so one-deal episodes play every direction; ``pass_direction`` pins it instead (one-deal only).
+        """
         self.rules = make_rules(rules)
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.scores = [0, 0, 0, 0]
+        if pass_direction is not None and self.rules.game != "deal":
+            raise ValueError("pass_direction pins the direction of a one-deal episode (rules with game=deal); "
+                             "a game to the target follows the rules' passing schedule")
+        self._pinned_direction = pass_direction
+        self.scores = list(validate_scores(scores))
         self.deal_index = 0
         self.history: list[Deal] = []
         self._explicit = list(deals or [])
@@ -43,7 +55,10 @@ class Match:
         return (3 + self.deal_index) % 4
 
     def pass_direction_for(self, deal_index: int) -> int | None:
-        """Scheduled pass offset of a deal, or None when the rules draw it at random."""
+        """Pass offset of deal ``deal_index`` of a game, or None when it is drawn (``passing="random"``,
+        or any one-deal episode that ``pass_direction`` does not pin)."""
+        if self.rules.game == "deal":
+            return None if self._pinned_direction is None else direction_offset(self._pinned_direction)
         schedule = self.rules.pass_schedule
         return None if schedule is None else schedule[deal_index % len(schedule)]
 

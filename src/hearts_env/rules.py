@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+import numpy as np
+
 from hearts_env.cards import DECKS, Deck, get_deck
 
 PASS_OFFSETS: dict[str, int] = {"hold": 0, "left": 1, "across": 2, "right": 3}
@@ -28,6 +30,9 @@ PASSING_KEYWORDS = ("rotate", "none", "random")
 OPENING_LEADS = ("lowest_club", "left_of_dealer")
 MOON_MODES = ("off", "add_to_others", "subtract_from_shooter", "shooter_choice")
 GAME_MODES = ("deal", "match")
+MAX_POINTS = 10_000
+"""Upper bound of every point value and of ``target``: a game's scores then stay far inside the
+batched engine's int64 and exact in float32 rewards."""
 
 
 class RulesError(ValueError):
@@ -119,12 +124,12 @@ class Rules:
             raise RulesError(f"moon={self.moon!r} is not valid; valid values: {', '.join(MOON_MODES)}")
         if self.game not in GAME_MODES:
             raise RulesError(f"game={self.game!r} is not valid; valid values: {', '.join(GAME_MODES)}")
-        if self.target < 1:
-            raise RulesError(f"target={self.target} is not valid; it must be at least 1")
+        if not 1 <= self.target <= MAX_POINTS:
+            raise RulesError(f"target={self.target} is not valid; use 1..{MAX_POINTS}")
         for name in ("heart_points", "queen_of_spades_points", "jack_of_clubs_points",
                      "jd_bonus_points", "avoid_all_tricks_points"):
-            if getattr(self, name) < 0:
-                raise RulesError(f"{name}={getattr(self, name)} is not valid; it must be >= 0")
+            if not 0 <= getattr(self, name) <= MAX_POINTS:
+                raise RulesError(f"{name}={getattr(self, name)} is not valid; use 0..{MAX_POINTS}")
         if self.penalty_total == 0:
             raise RulesError("the rules give no penalty points at all (heart_points, "
                              "queen_of_spades_points and jack_of_clubs_points are all 0)")
@@ -150,6 +155,12 @@ class Rules:
         return tuple(PASS_OFFSETS[d] for d in self.passing.split(","))
 
     @property
+    def one_deal_directions(self) -> tuple[int, ...]:
+        """The pass offsets a one-deal episode draws from, uniformly: the schedule's directions
+        (each entry counts, so ``"left,left,right"`` weighs left twice), or all four for ``"random"``."""
+        return self.pass_schedule or (0, 1, 2, 3)
+
+    @property
     def penalty_total(self) -> int:
         """Penalty points in one deal: N of the moon rules (26 standard, 15 Dutch)."""
         per_deck = self.deck_obj.ranks_per_suit * self.heart_points
@@ -168,6 +179,23 @@ class Rules:
         diffs = [f"{f.name}={_format_value(getattr(self, f.name))}" for f in fields(self)
                  if f.name != "preset" and getattr(self, f.name) != getattr(reference, f.name)]
         return f"{name}({', '.join(diffs)})" if diffs else str(name)
+
+
+def draw_pass_direction(rules: Rules, rng: np.random.Generator) -> int:
+    """The pass offset of a deal played on its own (one-deal episodes, :meth:`Deal.random`): uniform
+    over :attr:`Rules.one_deal_directions`. A game (``game="match"``) follows the schedule instead."""
+    options = rules.one_deal_directions
+    if len(options) == 1:  # nothing to draw: the generator is left as it was
+        return options[0]
+    return options[int(rng.random() * len(options))]
+
+
+def draw_pass_directions(rules: Rules, rng: np.random.Generator, size: int) -> np.ndarray:
+    """``size`` draws of :func:`draw_pass_direction` at once (int8), for batches of deals."""
+    options = np.asarray(rules.one_deal_directions, dtype=np.int8)
+    if len(options) == 1:
+        return np.full(size, options[0], np.int8)
+    return options[(rng.random(size) * len(options)).astype(np.intp)]
 
 
 _FIELD_TYPES = {f.name: {"bool": bool, "int": int, "str": str}.get(str(f.type), object) for f in fields(Rules)}

@@ -22,7 +22,12 @@ Arguments (all keywords):
   so gymnasium's and SB3's ``check_env``, which step unmasked samples, pass) or ``"raise"``
   (:class:`~hearts_env.engine.IllegalActionError`).
 
-``action_masks()`` serves sb3-contrib's MaskablePPO; ``info["action_mask"]`` carries the same.
+``action_masks()`` serves sb3-contrib's MaskablePPO; ``info["action_mask"]`` (int8) carries the same.
+Every info holds the same keys with one type each from ``reset()`` on: ``action_mask``, ``seat``,
+``phase`` (0 pass, 1 play, 2 done), ``scores`` (int64 (4,)), ``deal_index`` and ``illegal_action``.
+An action is an integer card id: a float or a bool is refused with ``ValueError``, never truncated.
+A one-deal episode (``game=deal``) draws its pass direction uniformly from the rules' schedule with
+``np_random`` (every direction of the rotation); ``passing="left"`` pins it.
 The learner passes too (one card per step). Every random draw — deals, pass directions, the
 random seat, opponents' randomness — comes from ``self.np_random``, so ``reset(seed=s)``
 reproduces an episode (seed 0 is a seed). Self-play: :meth:`HeartsEnv.set_opponent` swaps in any
@@ -38,6 +43,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from hearts_env.actions import integer_action
 from hearts_env.agents import Agent, make_agent
 from hearts_env.agents.adapters import PolicyAgent
 from hearts_env.encoders import make_encoder
@@ -121,14 +127,16 @@ class HeartsEnv(gymnasium.Env):
         deal = self.match.deal
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
-        card = int(action) if isinstance(action, int | np.integer) else int(np.asarray(action).reshape(()))
+        card = integer_action(action)
+        if card is None:
+            raise ValueError(f"an action is an integer card id 0..{self.rules.deck_obj.size - 1}, got {action!r}")
         if not 0 <= card < self.rules.deck_obj.size or not deal.legal_mask() >> card & 1:
             if self.illegal_action == "raise":
                 deal.apply(card)  # raises IllegalActionError naming the rule and the legal cards
                 raise IllegalActionError(f"{action!r} is not legal", seat=self.seat, card=action, rule="not a card",
                                          legal=deal.legal_cards())
             self._over = True
-            return self._observe(), self.illegal_penalty, True, False, {**self._info(), "illegal_action": True}
+            return self._observe(), self.illegal_penalty, True, False, self._info(illegal=True)
         reward = self._pending + self._apply(card)
         self._pending = 0.0
         reward += self._advance()
@@ -203,11 +211,11 @@ class HeartsEnv(gymnasium.Env):
         obs = self.encoder.encode(SeatView.of(self.match.deal, self.seat, tuple(self.match.scores))).copy()  # type: ignore[union-attr]
         return {"observation": obs, "action_mask": self._mask()} if self.dict_obs else obs
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
         match = self.match
         assert match is not None
-        return {"action_mask": self._mask(), "seat": self.seat, "phase": match.deal.phase.name.lower(),
-                "scores": list(match.scores), "deal_index": match.deal_index}
+        return {"action_mask": self._mask(), "seat": self.seat, "phase": int(match.deal.phase),
+                "scores": np.array(match.scores, np.int64), "deal_index": match.deal_index, "illegal_action": illegal}
 
 
 def _register() -> None:

@@ -50,6 +50,17 @@ def seatings(num_specs: int) -> list[tuple[int, ...]]:
     raise ValueError(f"an arena takes 1, 2 or 4 agent specs, got {num_specs}")
 
 
+def pass_direction_of(rules: Rules, deal_index: int) -> int | None:
+    """The pass offset of one-deal episode ``deal_index`` of a tournament: ``schedule[i % len(schedule)]``,
+    so every direction of the schedule is played equally often and every seating of a deal passes the
+    same way. None for games to the target (they follow the schedule deal by deal) and for
+    ``passing="random"`` (drawn from the deal's seed, hence also the same in every seating)."""
+    schedule = rules.pass_schedule
+    if rules.game != "deal" or schedule is None:
+        return None
+    return schedule[deal_index % len(schedule)]
+
+
 @dataclass(frozen=True)
 class Game:
     deal_index: int
@@ -65,7 +76,8 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     ``move_time_limit`` seconds (measured after it returns) ends the episode as a timeout.
     """
     seating = seatings(len(specs))[seating_index]
-    match = Match(rules, seed=np.random.default_rng([seed, deal_index]))
+    match = Match(rules, seed=np.random.default_rng([seed, deal_index]),
+                  pass_direction=pass_direction_of(rules, deal_index))
     agents = [_agent(specs[i], seat) for seat, i in enumerate(seating)]
     error = None
     details = []

@@ -30,7 +30,7 @@ import numpy as np
 
 from hearts_env.cards import CLUBS, HEARTS, SPADES, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
-from hearts_env.rules import Rules, make_rules
+from hearts_env.rules import Rules, draw_pass_directions, make_rules
 from hearts_env.vector import _kernels
 
 BACKENDS = ("auto", "numba", "numpy")
@@ -118,15 +118,16 @@ class VectorDeals:
     @classmethod
     def random(cls, rules: Rules | str, size: int, rng: np.random.Generator,
                pass_directions: np.ndarray | Sequence[int] | int | None = None, backend: str = "auto") -> VectorDeals:
-        """``size`` shuffled deals; pass directions drawn for ``passing="random"``, else the schedule's first."""
+        """``size`` shuffled deals, each passing in a direction drawn uniformly from the rules' schedule
+        (:func:`~hearts_env.rules.draw_pass_directions`, as one-deal episodes do) unless ``pass_directions``
+        gives them."""
         rules = make_rules(rules)
         deck = rules.deck_obj
         order = np.argsort(rng.random((size, deck.size)), axis=1)
         bits = (U64(1) << order.astype(U64)).reshape(size, 4, deck.hand_size)
         hands = np.bitwise_or.reduce(bits, axis=2)
         if pass_directions is None:
-            schedule = rules.pass_schedule
-            pass_directions = rng.integers(0, 4, size) if schedule is None else np.full(size, schedule[0])
+            pass_directions = draw_pass_directions(rules, rng, size)
         return cls(rules, hands, np.broadcast_to(np.asarray(pass_directions), (size,)), backend=backend)
 
     @classmethod

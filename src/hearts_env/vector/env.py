@@ -8,7 +8,10 @@
 
 ``gymnasium.make_vec("hearts_env/Hearts-v0", num_envs=N, ...)`` returns this class (it is the env
 id's vector entry point). Each table plays one deal per episode (rules with ``game=deal``; the
-default is ``"standard(game=deal)"``), with the same meaning of arguments as the single-table env:
+default is ``"standard(game=deal)"``), with the same meaning of arguments as the single-table env.
+Each episode's pass direction is drawn per table from ``np_random``, uniformly over the rules'
+schedule (every direction of the rotation; ``passing="left"`` pins one). ``reset`` and ``step``
+return fresh observation arrays (never a buffer they overwrite later), as Gymnasium's vector envs do.
 
 - ``observation``: ``"rich"`` (default) or ``"paper260"``, built in batch
   (:mod:`hearts_env.vector.encoders`), ``dtype`` float32 or uint8.
@@ -49,6 +52,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from hearts_env.actions import integer_actions
 from hearts_env.engine import IllegalActionError
 from hearts_env.rewards import check_scheme
 from hearts_env.rules import Rules, make_rules
@@ -85,6 +89,8 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
                              f"(observations, masks) -> actions; got {opponents!r}")
         if render_mode is not None:
             raise ValueError("the vector env does not render; use the single-table env")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.num_envs = int(num_envs)
         self.encoder = make_batch_encoder(observation, self.rules, dtype)
         self.opponents = opponents
@@ -117,7 +123,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         tables = self.tables
         if tables is None:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        actions = integer_actions(actions, self.num_envs)
         legal = tables.legal_masks()
         ok = (actions >= 0) & (actions < tables.n)
         ok &= (legal & np.where(ok, self._bits[np.clip(actions, 0, tables.n - 1)], np.uint64(0))) != 0
@@ -139,7 +145,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
             finished = done & ~illegal
             reward_seat = actor if self.seat_choice == "all" else self.seats
             rewards[finished] += seat_rewards[finished, reward_seat[finished]]
-            final_obs = self._observe(actor if self.seat_choice == "all" else None).copy()
+            final_obs = self._observe(actor if self.seat_choice == "all" else None)
             info.update(final_obs=final_obs, _final_obs=terminated, points=tables.points.astype(np.int64),
                         _points=finished, seat_rewards=seat_rewards, _seat_rewards=finished)
             tables.redeal(terminated, self.np_random)
@@ -186,8 +192,10 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         return self.tables.current.astype(np.intp) if self.seat_choice == "all" else self.seats.astype(np.intp)
 
     def _observe(self, seats: np.ndarray | None = None) -> np.ndarray:
+        """A fresh (N, D) array each call, as Gymnasium's vector envs return (the encoder writes into
+        a reused buffer; callers keep what we return)."""
         assert self.tables is not None
-        return self.encoder.encode(self.tables, self._acting_seats() if seats is None else seats, out=self._obs)
+        return self.encoder.encode(self.tables, self._acting_seats() if seats is None else seats, out=self._obs).copy()
 
     def _mask_array(self, masks: np.ndarray) -> np.ndarray:
         return (masks[:, None] & self._bits) != 0

@@ -45,9 +45,9 @@ class SB3VecEnv(VecEnv):
         return self._wrap(obs, info["action_mask"])
 
     def _wrap(self, obs: np.ndarray, masks: np.ndarray) -> Any:
-        if self.dict_obs:
-            return {"observation": obs.copy(), "action_mask": masks.astype(np.int8)}
-        return obs.copy()
+        if self.dict_obs:  # the vector env's observations are fresh arrays already
+            return {"observation": obs, "action_mask": masks.astype(np.int8)}
+        return obs
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions)
