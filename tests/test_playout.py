@@ -2,41 +2,45 @@
 
 import random
 
-import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rule_strategies import SETTINGS, game_scores_strategy, moon_deal, rules_strategy
 
 from hearts_env.engine import Deal
-from hearts_env.rules import make_rules
 
-FLAGS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "avoid_all_tricks_bonus",
-         "must_break_hearts", "qs_breaks_hearts", "can_lead_hearts_instead_of_qs")
 STATE = [name for name in Deal.__slots__ if name != "_c"]
 
 
-def _random_rules(preset: str, rnd: random.Random):
-    rules = make_rules(preset)
-    if preset == "openspiel":
-        rules = rules.replace(**{flag: rnd.random() < 0.5 for flag in FLAGS})
-    return rules
+@SETTINGS
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_playout_replays_through_apply_to_the_same_state(rules, seed, data):
+    """Every Rules field drawn: the inlined playout makes only legal moves and ends in the step API's state."""
+    rnd = random.Random(seed)
+    direction = rnd.choice(rules.one_deal_directions) if rules.has_passing else 0
+    deal = Deal.random(rules, seed, pass_direction=direction, dealer=rnd.randrange(4),
+                       game_scores=data.draw(game_scores_strategy(rules)))
+    for _ in range(rnd.randrange(60)):  # start from any point: passing, mid-trick, or over
+        if deal.is_over:
+            break
+        deal.apply(rnd.choice(deal.legal_cards()))
+    start = deal.clone()
+    points = deal.playout(rnd)
+    assert deal.is_over and points == deal.points
+    replay = start.clone()
+    for card in deal.history[len(start.history):]:
+        replay.apply(card)  # raises if the playout chose an illegal card
+    for name in STATE:
+        assert getattr(replay, name) == getattr(deal, name), name
 
 
-@pytest.mark.parametrize("preset", ["standard", "openspiel", "sturtevant", "dutch"])
-def test_playout_replays_through_apply_to_the_same_state(preset):
-    for seed in range(150):
-        rnd = random.Random(seed)
-        rules = _random_rules(preset, rnd)
-        deal = Deal.random(rules, seed, pass_direction=rnd.randrange(4) if rules.has_passing else 0)
-        for _ in range(rnd.randrange(60)):  # start from any point: passing, mid-trick, or over
-            if deal.is_over:
-                break
-            deal.apply(rnd.choice(deal.legal_cards()))
-        start = deal.clone()
-        points = deal.playout(rnd)
-        assert deal.is_over and points == deal.points
-        replay = start.clone()
-        for card in deal.history[len(start.history):]:
-            replay.apply(card)  # raises if the playout chose an illegal card
-        for name in STATE:
-            assert getattr(replay, name) == getattr(deal, name), name
+@SETTINGS
+@given(rules=rules_strategy(), order=st.permutations(range(4)), dealer=st.integers(0, 3), data=st.data())
+def test_playout_scores_moons_as_the_step_api(rules, order, dealer, data):
+    deal = moon_deal(rules, list(order), dealer, data.draw(game_scores_strategy(rules)))
+    replay = deal.clone()
+    deal.playout(dealer)
+    replay.apply_all(deal.history)
+    assert replay.points == deal.points and replay.moon_shooter == deal.moon_shooter
 
 
 def test_playout_is_reproducible_and_leaves_the_original_untouched():

@@ -3,22 +3,15 @@
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rule_strategies import SETTINGS, game_scores_strategy, rules_strategy
 
 from hearts_env import Deal, Phase, SeatView, make_rules
 from hearts_env.worlds import sample_hands, sample_world, sample_worlds
 
-PRESETS = ["standard", "openspiel", "dutch", "sturtevant", "openspiel-flags"]
-FLAGS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "avoid_all_tricks_bonus",
-         "must_break_hearts", "qs_breaks_hearts", "can_lead_hearts_instead_of_qs")
 
-
-def _deal_at(preset, seed, steps):
-    if preset == "openspiel-flags":  # a random combination of OpenSpiel's flags
-        rnd = np.random.default_rng(seed)
-        rules = make_rules("openspiel").replace(**{f: bool(rnd.random() < 0.5) for f in FLAGS})
-    else:
-        rules = make_rules(preset)
-    deal = Deal.random(rules, seed)
+def _deal_at(rules, seed, steps, game_scores=None):
+    rnd = np.random.default_rng(seed)
+    deal = Deal.random(make_rules(rules), rnd, dealer=int(rnd.integers(4)), game_scores=game_scores)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         if deal.is_over:
@@ -28,11 +21,12 @@ def _deal_at(preset, seed, steps):
     return deal
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.sampled_from(PRESETS), st.integers(0, 10_000), st.integers(0, 70), st.integers(0, 3), st.integers(0, 99),
-       st.booleans())
-def test_worlds_are_consistent_with_the_view(preset, seed, steps, seat, world_seed, batched):
-    deal = _deal_at(preset, seed, steps)
+@settings(SETTINGS, max_examples=150)
+@given(rules_strategy(), st.integers(0, 10_000), st.integers(0, 70), st.integers(0, 3), st.integers(0, 99),
+       st.booleans(), st.data())
+def test_worlds_are_consistent_with_the_view(rules, seed, steps, seat, world_seed, batched, data):
+    """Every Rules field drawn: each sampled world agrees with all the seat knows."""
+    deal = _deal_at(rules, seed, steps, data.draw(game_scores_strategy(rules)))
     if deal.is_over:
         return
     if deal.phase == Phase.PASS:
@@ -41,6 +35,7 @@ def test_worlds_are_consistent_with_the_view(preset, seed, steps, seat, world_se
     rng = np.random.default_rng(world_seed)
     for world in sample_worlds(view, rng, 6) if batched else [sample_world(view, rng)]:
         _check_world(deal, view, seat, world)
+        assert world.game_scores == deal.game_scores and world.rules == deal.rules
 
 
 def _check_world(deal, view, seat, world):
@@ -113,6 +108,8 @@ def test_batched_worlds_are_uniform_over_the_consistent_deals():
 
     for seed in range(500):
         deal = _deal_at("standard", seed, 12 + 41)
+        if deal.is_over:  # a deal without passing ends after 52 plays
+            continue
         view = SeatView.of(deal, deal.current)
         cards = [c for c in range(52) if view.unseen >> c & 1]
         others = [s for s in range(4) if s != view.seat]

@@ -50,8 +50,9 @@ def resolve_backend(backend: str) -> object | None:
 U64 = np.uint64
 STATE_FIELDS = ("hands", "passed", "played_by", "phase", "current", "leader", "trick", "trick_count", "trick_mask",
                 "led_mask", "trick_index", "hearts_broken", "taken", "tricks_won", "voids", "trick_winners", "points",
-                "moon_shooter", "pass_direction", "dealer")
-"""The per-table state arrays, in the order the kernels unpack them."""
+                "moon_shooter", "pass_direction", "dealer", "game_scores")
+"""The per-table state arrays, in the order the kernels unpack them. ``points`` and ``game_scores``
+are int64: with point values up to :data:`~hearts_env.rules.MAX_POINTS` no sum can wrap."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -80,7 +81,10 @@ class VectorDeals:
     """B deals under one Rules object (see the module docstring)."""
 
     def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
-                 dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto"):
+                 dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto",
+                 game_scores: np.ndarray | Sequence[Sequence[int]] | None = None):
+        """``game_scores`` (B, 4): each table's game scores before the deal, which ``moon="shooter_choice"``
+        decides against in a game to the target (default zeros), as :class:`~hearts_env.engine.Deal`."""
         self.rules = rules = make_rules(rules)
         self._jit = resolve_backend(backend)
         self.backend = "numpy" if self._jit is None else "numba"
@@ -111,8 +115,15 @@ class VectorDeals:
         self.tricks_won = np.zeros((b, 4), np.int8)
         self.voids = np.zeros((b, 4), np.uint8)
         self.trick_winners = np.full((b, self.hand_size), -1, np.int8)
-        self.points = np.zeros((b, 4), np.int16)
+        self.points = np.zeros((b, 4), np.int64)
         self.moon_shooter = np.full(b, -1, np.int8)
+        self.game_scores = np.zeros((b, 4), np.int64)
+        if game_scores is not None:
+            scores = np.asarray(game_scores)
+            if scores.dtype.kind not in "iu" or scores.shape not in ((4,), (b, 4)):
+                raise ValueError(f"game_scores must be integers of shape (4,) or ({b}, 4), "
+                                 f"got {scores.dtype} {scores.shape}")
+            self.game_scores[:] = scores
         self._start_play(self.phase == 1)
 
     @classmethod
@@ -142,7 +153,7 @@ class VectorDeals:
         b = len(deals)
         tables = cls(rules, np.array([d.dealt for d in deals], dtype=U64),
                      np.array([d.pass_direction for d in deals]), np.array([d.dealer for d in deals]),
-                     backend=backend)
+                     backend=backend, game_scores=np.array([d.game_scores for d in deals], dtype=np.int64))
         phase_of = {Phase.PASS: 0, Phase.PLAY: 1, Phase.DONE: 2}
         tables.hands[:] = [d.hands for d in deals]
         tables.passed[:] = [d.passed for d in deals]
@@ -401,25 +412,26 @@ class VectorDeals:
     def _score(self, t: np.ndarray) -> None:
         r = self.rules
         taken = self.taken[t]
-        points = (np.bitwise_count(taken & self.hearts).astype(np.int16) * r.heart_points
+        points = (np.bitwise_count(taken & self.hearts).astype(np.int64) * r.heart_points
                   + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
-                  + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)).astype(np.int16)
+                  + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)).astype(np.int64)
         moon = (taken & self.penalty_mask) == self.penalty_mask if r.moon != "off" else np.zeros_like(taken, bool)
         has_moon = moon.any(axis=1)
         shooter = np.where(has_moon, moon.argmax(axis=1), -1)
         if has_moon.any():
             n = r.penalty_total
-            mode = r.moon
-            if mode == "shooter_choice":  # one-deal batches: the shooter's choice is adding to the others
-                mode = "add_to_others"
             one_hot = np.arange(4)[None, :] == shooter[:, None]
-            moon_points = (np.where(one_hot, 0, n) if mode == "add_to_others" else np.where(one_hot, -n, 0))
-            points = np.where(has_moon[:, None], moon_points, points).astype(np.int16)
+            subtract = np.full(len(t), r.moon == "subtract_from_shooter")
+            if r.moon == "shooter_choice" and r.game == "match":  # as engine.Deal._moon_choice
+                after = self.game_scores[t] + np.where(one_hot, 0, n)
+                own = np.take_along_axis(after, np.maximum(shooter, 0)[:, None], axis=1)[:, 0]
+                subtract = (after.max(axis=1) >= r.target) & (own > after.min(axis=1))
+            moon_points = np.where(subtract[:, None], np.where(one_hot, -n, 0), np.where(one_hot, 0, n))
+            points = np.where(has_moon[:, None], moon_points, points)
         if r.jd_bonus:
-            points -= np.where(taken & self.jd_bit, r.jd_bonus_points, 0).astype(np.int16)
+            points -= np.where(taken & self.jd_bit, r.jd_bonus_points, 0)
         if r.avoid_all_tricks_bonus:
-            points -= np.where((self.tricks_won[t] == 0) & ~has_moon[:, None], r.avoid_all_tricks_points,
-                               0).astype(np.int16)
+            points -= np.where((self.tricks_won[t] == 0) & ~has_moon[:, None], r.avoid_all_tricks_points, 0)
         self.points[t] = points
         self.moon_shooter[t] = shooter
         self.phase[t] = 2

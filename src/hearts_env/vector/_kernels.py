@@ -23,7 +23,9 @@ N, RPS, HAND_SIZE, PASS_COUNT, HEARTS_M, CLUBS_M, QS_BIT, JC_BIT, JD_BIT, PENALT
 # FLAGS bits
 NO_PTS_FIRST, LOWEST_CLUB, ANY_CLUB, HEARTS_FOR_QS, JD_BONUS, AVOID_BONUS = 1, 2, 4, 8, 16, 32
 # P slots
-HEART_PTS, QS_PTS, JC_PTS, MOON, PENALTY_TOTAL, JD_PTS, AVOID_PTS = range(7)
+HEART_PTS, QS_PTS, JC_PTS, MOON, PENALTY_TOTAL, JD_PTS, AVOID_PTS, TARGET = range(8)
+# P[MOON] values
+MOON_OFF, MOON_ADD, MOON_SUBTRACT, MOON_CHOICE = range(4)
 
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
@@ -61,9 +63,11 @@ def constants(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     k[SPADES_M] = deck.suit_mask(SPADES)
     rps = deck.ranks_per_suit
     k[HIGH_M] = sum(1 << (suit * rps + rank) for suit in range(4) for rank in range(rps - 5, rps))  # T and up
-    moon = {"off": 0, "add_to_others": 1, "shooter_choice": 1, "subtract_from_shooter": 2}[rules.moon]
+    # shooter_choice only differs from add_to_others in a game to the target (engine.Deal._moon_choice)
+    moon = {"off": MOON_OFF, "add_to_others": MOON_ADD, "subtract_from_shooter": MOON_SUBTRACT,
+            "shooter_choice": MOON_CHOICE if rules.game == "match" else MOON_ADD}[rules.moon]
     p = [rules.heart_points, rules.queen_of_spades_points, rules.jack_of_clubs_points, moon, rules.penalty_total,
-         rules.jd_bonus_points, rules.avoid_all_tricks_points]
+         rules.jd_bonus_points, rules.avoid_all_tricks_points, rules.target]
     return np.array(k, dtype=np.uint64), np.array(p, dtype=np.int64)
 
 
@@ -119,7 +123,7 @@ def _exchange(i, hands, passed, pass_direction):
         hands[i, (t + d) & 3] |= passed[i, t]
 
 
-def _score(i, taken, tricks_won, points, moon_shooter, phase, K, P):
+def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P):
     flags = K[FLAGS]
     shooter = -1
     for s in range(4):
@@ -134,8 +138,19 @@ def _score(i, taken, tricks_won, points, moon_shooter, phase, K, P):
             shooter = s
     if shooter >= 0:
         n = P[PENALTY_TOTAL]
+        mode = P[MOON]
+        if mode == MOON_CHOICE:  # add to the others unless that ends the game with the shooter not winning
+            mode = MOON_ADD
+            high = game_scores[i, 0] + (0 if shooter == 0 else n)
+            low = high
+            for s in range(1, 4):
+                after = game_scores[i, s] + (0 if s == shooter else n)
+                high = max(high, after)
+                low = min(low, after)
+            if high >= P[TARGET] and game_scores[i, shooter] > low:
+                mode = MOON_SUBTRACT
         for s in range(4):
-            if P[MOON] == 1:
+            if mode == MOON_ADD:
                 points[i, s] = 0 if s == shooter else n
             else:
                 points[i, s] = -n if s == shooter else 0
@@ -382,7 +397,8 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
       or the deal is over (``learner[i] = -1``: to the end); ``out[i]`` = cards played.
     Finished tables are skipped (callers pre-fill ``out``/``masks``)."""
     hands, passed, played_by, phase, current, leader, trick, trick_count, trick_mask, led_mask, trick_index, \
-        hearts_broken, taken, tricks_won, voids, trick_winners, points, moon_shooter, pass_direction, dealer = S
+        hearts_broken, taken, tricks_won, voids, trick_winners, points, moon_shooter, pass_direction, dealer, \
+        game_scores = S
     n = np.int64(K[N])
     rps = np.int64(K[RPS])
     hand_size = np.int64(K[HAND_SIZE])
@@ -501,7 +517,7 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
                     leader[i] = winner
                     current[i] = winner
                     if trick_index[i] == hand_size:
-                        _score(i, taken, tricks_won, points, moon_shooter, phase, K, P)
+                        _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P)
             j += 1
             if not advancing:
                 break

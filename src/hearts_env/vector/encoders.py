@@ -3,8 +3,7 @@
 ``BatchEncoder.encode(tables, seats)`` gives, for every table ``i``, exactly what the scalar
 encoder of the same name writes for ``SeatView.of(deal_i, seats[i])`` (a test checks this slot by
 slot), computed with whole-batch NumPy operations: the per-table card sets are built as uint64
-masks and unpacked with one ``np.unpackbits``. Vector envs play one deal per episode, so the game
-scores in ``rich`` are 0.
+masks and unpacked with one ``np.unpackbits``; ``rich``'s game scores come from ``tables.game_scores``.
 
 Encodings built in batch: ``paper260`` and ``rich`` (the default).
 """
@@ -113,6 +112,8 @@ class RichBatch(BatchEncoder):
                   + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
                   + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)) * self.scale
         f[:, 16:20] = np.round(points) if self.dtype == np.uint8 else points
+        scores = np.clip(tables.game_scores[rows, rel] / r.target, 0.0, 1.0)  # (B, 4): the game before this deal
+        f[:, 20:24] = np.round(255 * scores) if self.dtype == np.uint8 else scores
         if r.jd_bonus:
             f[:, 24:28] = (taken & self.jd_bit) != 0
         f[:, 28:32] = tables.tricks_won[rows, rel] > 0
