@@ -137,3 +137,29 @@ def test_arena_random_passing_is_the_same_in_every_seating():
 def test_deal_random_refuses_a_direction_the_rules_cannot_pass():
     with pytest.raises(DealError, match="no passing"):
         Deal.random("sturtevant", 0, pass_direction="left")
+
+
+def test_arena_summary_breaks_the_paired_difference_down_by_pass_direction():
+    from hearts_env.arena import format_summary, summarize
+
+    records = run_arena(["greedy", "random"], deals=8, rules=ONE_DEAL, seed=0, jobs=1)
+    summary = summarize(records)
+    by_direction = summary["paired_by_pass_direction"]
+    assert list(by_direction) == ["hold", "left", "across", "right"]
+    assert all(p["greedy - random"]["deals"] == 2 for p in by_direction.values())
+    overall = summary["paired"]["greedy - random"]["mean_difference"]
+    assert np.mean([p["greedy - random"]["mean_difference"] for p in by_direction.values()]) == pytest.approx(overall)
+    assert "passing across" in format_summary(summary)
+
+
+def test_arena_resume_refuses_a_file_of_the_left_only_protocol(tmp_path):
+    import json
+
+    out = tmp_path / "old.jsonl"
+    run_arena(["greedy", "random"], deals=2, rules=ONE_DEAL, seed=0, jobs=1, out=out)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    for r in lines:  # as an older version wrote them: every deal passed left
+        r["deals"][0]["pass_direction"] = "left"
+    out.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    with pytest.raises(ValueError, match="another pass-direction protocol"):
+        run_arena(["greedy", "random"], deals=4, rules=ONE_DEAL, seed=0, jobs=1, out=out, resume=True)

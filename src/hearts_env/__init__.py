@@ -12,7 +12,7 @@ from hearts_env.match import Match
 from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
 from hearts_env.views import SeatView
 
-__version__ = "0.1.0"
+__version__ = "0.1.1"
 
 __all__ = ["PRESETS", "Deal", "DealError", "IllegalActionError", "Match", "Phase", "Rules", "RulesError",
            "SeatView", "__version__", "hearts_v0", "make_rules", "single_agent"]

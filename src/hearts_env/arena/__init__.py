@@ -35,7 +35,7 @@ from hearts_env import __version__
 from hearts_env.agents import make_agent
 from hearts_env.engine import Deal, IllegalActionError, mask_points
 from hearts_env.match import Match
-from hearts_env.rules import Rules, make_rules
+from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, make_rules
 from hearts_env.views import SeatView
 
 
@@ -200,6 +200,12 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
             if record["seating"] != [specs[i] for i in seatings(len(specs))[record["seating_index"]]] \
                     or record["seed"] != seed or record["rules"] != rules.spec():
                 raise ValueError(f"{path} holds results of another tournament (agents, seed or rules differ)")
+            direction = pass_direction_of(rules, record["deal"])
+            if direction is not None and record["deals"][0]["pass_direction"] != PASS_NAMES[direction]:
+                raise ValueError(f"{path} holds deals played under another pass-direction protocol (deal "
+                                 f"{record['deal']} passed {record['deals'][0]['pass_direction']}, now "
+                                 f"{PASS_NAMES[direction]}: hearts-env before 0.1.1 passed left in every one-deal "
+                                 f"tournament); start a new file")
             done[(record["deal"], record["seating_index"])] = record
     todo = [(list(specs), rules, seed, d, s, move_time_limit)
             for d in range(deals) for s in range(n_seatings) if (d, s) not in done]
@@ -334,6 +340,21 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
                         "ci95": bootstrap_interval(values), "win_rate": float(np.mean(shares)) if shares else 0.0,
                         "moon_attempts": attempts, "moons_shot": moons, "moons_suffered": suffered,
                         "seat_games": int(sum(seats))}
+    errors = [r["error"] for r in records if r["error"] is not None]
+    unit = "game" if records and make_rules(records[0]["rules"]).game == "match" else "deal"
+    by_direction: dict[str, dict[str, Any]] = {}
+    if unit == "deal":  # one-deal tournaments: the paired differences of each pass direction
+        directions = sorted({r["deals"][0]["pass_direction"] for r in records}, key=list(PASS_OFFSETS).index)
+        if len(directions) > 1:
+            by_direction = {d: _paired([r for r in records if r["deals"][0]["pass_direction"] == d])
+                            for d in directions}
+    return {"agents": agents, "paired": _paired(records), "paired_by_pass_direction": by_direction,
+            "games": len(records), "errors": errors, "unit": unit}
+
+
+def _paired(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Paired differences of every two specs over the deals both played, with 95% bootstrap intervals."""
+    per_deal = per_deal_points(records)
     pairs = {}
     for a, b in itertools.combinations(sorted(per_deal), 2):
         common = sorted(set(per_deal[a]) & set(per_deal[b]))
@@ -341,9 +362,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         if len(diff):
             pairs[f"{a} - {b}"] = {"deals": len(diff), "mean_difference": float(diff.mean()),
                                    "ci95": bootstrap_interval(diff)}
-    errors = [r["error"] for r in records if r["error"] is not None]
-    unit = "game" if records and make_rules(records[0]["rules"]).game == "match" else "deal"
-    return {"agents": agents, "paired": pairs, "games": len(records), "errors": errors, "unit": unit}
+    return pairs
 
 
 def format_summary(summary: dict[str, Any]) -> str:
@@ -363,6 +382,11 @@ def format_summary(summary: dict[str, Any]) -> str:
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
         lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/deal, 95% [{lo:+.3f}, {hi:+.3f}] "
                      f"over {p['deals']} deals ({verdict})")
+    for direction, pairs in summary.get("paired_by_pass_direction", {}).items():
+        for pair, p in pairs.items():
+            lo, hi = p["ci95"]
+            lines.append(f"  passing {direction:<6} {pair}: {p['mean_difference']:+.3f}, 95% [{lo:+.3f}, {hi:+.3f}] "
+                         f"over {p['deals']} deals")
     if summary["errors"]:
         first = summary["errors"][0]["message"]
         lines.append(f"{len(summary['errors'])} game(s) ended by an agent error; first: {first}")
