@@ -17,6 +17,7 @@ import numpy as np
 
 from hearts_baselines.subagents.agent import SubagentPlayer
 from hearts_env.agents import make_agent
+from hearts_env.arena import pass_direction_of
 from hearts_env.engine import Deal
 from hearts_env.rules import make_rules
 from hearts_env.views import SeatView
@@ -30,7 +31,7 @@ def moon_stats(opponent: str, deals: int, rules_spec: str = "standard(game=deal)
               "breaker_deals": 0, "points": 0}
     for k in range(deals):
         rng = np.random.default_rng([seed, k])
-        deal = Deal.random(rules, rng, pass_direction=rules.pass_schedule[0] if rules.pass_schedule else None)
+        deal = Deal.random(rules, rng, pass_direction=pass_direction_of(rules, k))  # every direction, as the arena
         me = k % 4
         seats = {s: me_agent if s == me else make_agent(opponent) for s in range(4)}
         for s, a in seats.items():
