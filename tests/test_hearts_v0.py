@@ -428,6 +428,7 @@ def test_win_and_rank_pay_only_at_the_end_of_a_match():
 
 
 INFO_TYPES = {"phase": int, "deal_index": int, "deals_done": int, "moon_shooter": int, "illegal_action": bool,
+              "illegal_seat": int,
               "scores": (np.int64, (4,)), "deal_points": (np.int64, (4,)), "winners": (np.int8, (4,))}
 
 
@@ -592,23 +593,37 @@ def test_raw_env_raise_names_the_rule_and_leaves_the_env_unchanged():
             env.step(off)
 
 
-def test_raw_env_terminate_matches_the_wrapper():
-    raw = hearts_v0.raw_env(rules="openspiel")
-    wrapped = hearts_v0.env(rules="openspiel")
-    for e in (raw, wrapped):
+def test_built_in_terminate_matches_pettingzoos_wrapper_and_names_the_offender():
+    from pettingzoo.utils import wrappers
+
+    ours = hearts_v0.env(rules="openspiel")
+    theirs = wrappers.TerminateIllegalWrapper(hearts_v0.raw_env(rules="openspiel"), illegal_reward=-1)
+    for e in (ours, theirs):
         e.reset(seed=4)
         for _ in range(5):
             e.step(lowest(e.observe(e.agent_selection)))
-    agent = raw.agent_selection
-    bad = int(np.flatnonzero(raw.observe(agent)["action_mask"] == 0)[0])
-    raw.step(bad)
+    agent = ours.agent_selection
+    bad = int(np.flatnonzero(ours.observe(agent)["action_mask"] == 0)[0])
+    ours.step(bad)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        wrapped.step(bad)
-    assert raw.infos[agent]["illegal_action"] is True
-    assert raw.terminations == wrapped.terminations
-    assert raw.rewards == wrapped.rewards
-    assert raw._cumulative_rewards == wrapped.unwrapped._cumulative_rewards
+        theirs.step(bad)
+    assert ours.terminations == theirs.terminations and ours.truncations == theirs.truncations
+    assert ours.rewards == theirs.rewards
+    assert ours.unwrapped._cumulative_rewards == theirs.unwrapped._cumulative_rewards
+    infos = ours.unwrapped.infos
+    assert infos[agent]["illegal_action"] is True  # the wrapper ends the episode before the env could say so
+    assert {a: i["illegal_seat"] for a, i in infos.items()} == dict.fromkeys(AGENTS, int(agent[-1]))
+    assert all(i["phase"] == hearts_v0.PHASE_DONE for i in infos.values())
+    assert_fixed_infos(infos)
+
+
+def test_env_with_raise_raises():
+    env = hearts_v0.env(rules="openspiel", illegal_action="raise")
+    env.reset(seed=0)
+    bad = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
 
 
 def test_dead_agents_step_with_none_only():

@@ -50,11 +50,10 @@ change single options (`hearts_v0.env(rules="openspiel", pass_count=2)`). See do
 `auto_play_forced`: when the seat to act has exactly one legal card, the environment plays it and
 the agent iteration skips that turn (see Auto-play).
 
-`illegal_action`: what the raw environment does with an illegal action: `"terminate"` (the
-PettingZoo convention: the offender gets −1, the others 0, and the episode ends) or `"raise"`
-(raise `hearts_env.engine.IllegalActionError` naming the broken rule and the legal cards, leaving the
-environment unchanged). `env()` always puts PettingZoo's `TerminateIllegalWrapper(illegal_reward=-1)`
-in front, so with `env()` an illegal action terminates; use `raw_env(illegal_action="raise")` to debug.
+`illegal_action`: what the environment does with an illegal action: `"terminate"` (the convention of
+PettingZoo's `TerminateIllegalWrapper`, built in: the offender gets −1, the others 0, the episode ends,
+and the infos name the offender) or `"raise"` (raise `hearts_env.engine.IllegalActionError` naming the
+broken rule and the legal cards, leaving the environment unchanged; for debugging).
 
 `render_mode`: `None`, `"ansi"` (`render()` returns the text) or `"human"` (prints it).
 
@@ -116,6 +115,7 @@ so libraries that store infos in arrays (Tianshou's replay buffers, TorchRL's sp
 | `moon_shooter`   | int               | seat that shot the moon in the last finished deal, −1 for none        |
 | `winners`        | int8 (4,)         | 1 for each seat with the lowest final score (ties: several), else 0   |
 | `illegal_action` | bool              | True for the agent whose illegal action ended the episode             |
+| `illegal_seat`   | int               | that agent's seat in every agent's info, −1 for none                  |
 
 The legal actions are in the observation (`obs["action_mask"]`), PettingZoo's convention, not in the info.
 
@@ -191,9 +191,12 @@ PHASE_PASS, PHASE_PLAY, PHASE_DONE = 0, 1, 2
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The Hearts AEC environment with PettingZoo's standard wrappers (see the module docstring)."""
+    """The Hearts AEC environment with PettingZoo's standard wrappers (see the module docstring).
+
+    PettingZoo's ``TerminateIllegalWrapper`` is not among them: the raw environment applies the same
+    convention itself (``illegal_action="terminate"``) and, unlike the wrapper, reports the offender in
+    the infos and leaves ``illegal_action="raise"`` reachable."""
     e: AECEnv = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
@@ -434,7 +437,8 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
         self._game_over = True
         self._mask = self._zero_mask
-        self.infos = {a: {**info, "phase": PHASE_DONE} for a, info in self.infos.items()}
+        seat = self._seat_of[agent]
+        self.infos = {a: {**info, "phase": PHASE_DONE, "illegal_seat": seat} for a, info in self.infos.items()}
         self.infos[agent]["illegal_action"] = True
         self._deads_step_first()
 
@@ -446,8 +450,8 @@ class raw_env(AECEnv):
         deal_index = match.deal_index  # type: ignore[union-attr]
         agents = self.possible_agents
         deal_infos = self._deal_infos
-        self.infos = {a: {"phase": phase, "deal_index": deal_index, **deal_infos[a], "illegal_action": False}
-                      for a in agents}
+        self.infos = {a: {"phase": phase, "deal_index": deal_index, **deal_infos[a], "illegal_action": False,
+                          "illegal_seat": -1} for a in agents}
         if self._game_over:
             self._mask = self._zero_mask
             self.agent_selection = agents[(self._last_seat + 1) & 3]
