@@ -37,4 +37,39 @@ lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) .venv-* build *.egg-info src/*.egg-info
+
+# Dependency floors (CI): the core and the search extra, with pytest and hypothesis, installed in a
+# small venv (no torch) per pin set, then a smoke subset of the tests:
+# - floors: constraints-floors.txt, every declared floor (numpy, gymnasium, pettingzoo, numba, pytest, hypothesis);
+# - gym122: constraints-gym122.txt, RLlib's gymnasium pin with the newest releases of the rest.
+PIN_SETS := floors gym122
+.PHONY: test-floors $(PIN_SETS:%=test-pins-%)
+SMOKE := src/hearts_env tests/test_rules.py tests/test_engine_scenarios.py tests/test_hearts_v0.py \
+	tests/test_vector_engine.py tests/test_vector_env.py tests/test_vector_encoders.py \
+	tests/test_single_agent.py tests/test_encoders.py tests/test_pass_directions.py tests/test_boundaries.py \
+	tests/test_invariants.py tests/test_playout.py
+# Left out: what needs extras these venvs lack (stable-baselines3, torch, open-spiel) ...
+SMOKE_SKIP := --ignore=src/hearts_env/vector/sb3.py --ignore=src/hearts_env/openspiel_bridge.py \
+	--deselect tests/test_single_agent.py::test_sb3_check_env \
+	--deselect tests/test_vector_env.py::test_sb3_vec_env_trains_maskable_ppo \
+	--deselect tests/test_encoders.py::test_openspiel_encoding_equals_pyspiel_tensor \
+	--deselect tests/test_encoders.py::test_openspiel_encoding_terminal_moon_thermometer \
+	--deselect tests/test_encoders.py::test_openspiel_encoding_terminal_avoid_all_tricks_and_jd
+
+.venv-%/.installed: constraints-%.txt pyproject.toml
+	rm -rf .venv-$*
+	$(PYTHON) -m venv .venv-$*
+	.venv-$*/bin/python -m pip install -q --upgrade pip
+	.venv-$*/bin/python -m pip install -q -c constraints-$*.txt -e ".[search]" pytest hypothesis
+	touch $@
+
+test-floors: $(PIN_SETS:%=test-pins-%)
+
+# NUMBA_CACHE_DIR: each venv's Numba keeps its own compiled kernels, apart from .venv's
+$(PIN_SETS:%=test-pins-%): test-pins-%: .venv-%/.installed
+	.venv-$*/bin/python -c "import sys, numpy, gymnasium, pettingzoo, numba; print('$*: python', \
+		sys.version.split()[0], 'numpy', numpy.__version__, 'gymnasium', gymnasium.__version__, \
+		'pettingzoo', pettingzoo.__version__, 'numba', numba.__version__)"
+	NUMBA_CACHE_DIR=$(CURDIR)/.venv-$*/numba-cache OMP_NUM_THREADS=1 \
+		.venv-$*/bin/python -m pytest -q $(SMOKE) $(SMOKE_SKIP)

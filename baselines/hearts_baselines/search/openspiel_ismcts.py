@@ -49,9 +49,16 @@ class OpenSpielISMCTSAgent(Agent):
             return legal.bit_length() - 1
         seed = int(self.rng.integers(2**31))
         evaluator = pyspiel.RandomRolloutEvaluator(self.rollouts, seed)
-        bot = pyspiel.ISMCTSBot(seed, evaluator, self.uct_c, self.simulations, -1,
-                                pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False,
-                                -1.0 if self.time_limit is None else self.time_limit)
+        args = [seed, evaluator, self.uct_c, self.simulations, -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+                False, False]
+        if self.time_limit is not None:  # ISMCTSBot's max_wall_clock_time: open-spiel 2.0 and later
+            args.append(self.time_limit)
+        try:
+            bot = pyspiel.ISMCTSBot(*args)
+        except TypeError as e:
+            if self.time_limit is None:
+                raise
+            raise RuntimeError("openspiel-ismcts(time_limit=...) needs open-spiel >= 2.0") from e
         state = mirror_deal(self._game, self._world(view))
         card = from_openspiel(bot.step(state))
         if not legal >> card & 1:
