@@ -35,7 +35,7 @@ from hearts_env import __version__
 from hearts_env.agents import make_agent
 from hearts_env.engine import Deal, IllegalActionError, mask_points
 from hearts_env.match import Match
-from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, make_rules
+from hearts_env.rules import PASS_NAMES, ROTATION, Rules, make_rules
 from hearts_env.views import SeatView
 
 
@@ -344,7 +344,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     unit = "game" if records and make_rules(records[0]["rules"]).game == "match" else "deal"
     by_direction: dict[str, dict[str, Any]] = {}
     if unit == "deal":  # one-deal tournaments: the paired differences of each pass direction
-        directions = sorted({r["deals"][0]["pass_direction"] for r in records}, key=list(PASS_OFFSETS).index)
+        directions = sorted({r["deals"][0]["pass_direction"] for r in records}, key=ROTATION.index)
         if len(directions) > 1:
             by_direction = {d: _paired([r for r in records if r["deals"][0]["pass_direction"] == d])
                             for d in directions}
@@ -382,11 +382,16 @@ def format_summary(summary: dict[str, Any]) -> str:
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
         lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/deal, 95% [{lo:+.3f}, {hi:+.3f}] "
                      f"over {p['deals']} deals ({verdict})")
-    for direction, pairs in summary.get("paired_by_pass_direction", {}).items():
-        for pair, p in pairs.items():
-            lo, hi = p["ci95"]
-            lines.append(f"  passing {direction:<6} {pair}: {p['mean_difference']:+.3f}, 95% [{lo:+.3f}, {hi:+.3f}] "
-                         f"over {p['deals']} deals")
+    by_direction = summary.get("paired_by_pass_direction", {})
+    if by_direction:  # one row per pair, one column per pass direction
+        lines.append(f"{'paired, by pass direction':<28}" + "".join(f"{d:>22}" for d in by_direction))
+        for pair in summary["paired"]:
+            cells = []
+            for pairs in by_direction.values():
+                p = pairs.get(pair)
+                cells.append("-" if p is None else
+                             f"{p['mean_difference']:+.2f} [{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]")
+            lines.append(f"{pair:<28}" + "".join(f"{c:>22}" for c in cells))
     if summary["errors"]:
         first = summary["errors"][0]["message"]
         lines.append(f"{len(summary['errors'])} game(s) ended by an agent error; first: {first}")
