@@ -47,7 +47,7 @@ def check_points(deal: Deal) -> None:
 def play_checked(deal: Deal, rnd: random.Random) -> None:
     """Play random legal cards to the end, checking the invariants before every action."""
     size, hand_size = deal.deck.size, deal.deck.hand_size
-    passes = deal._c.pass_count * 4 if deal.pass_direction else 0
+    passes = deal.tables.pass_count * 4 if deal.pass_direction else 0
     while not deal.is_over:
         legal = deal.legal_mask()
         assert legal, "the legal set is empty before the end of the deal"
@@ -75,7 +75,7 @@ def play_checked(deal: Deal, rnd: random.Random) -> None:
 
 def check_finished(deal: Deal) -> None:
     size = deal.deck.size
-    passes = deal._c.pass_count * 4 if deal.pass_direction else 0
+    passes = deal.tables.pass_count * 4 if deal.pass_direction else 0
     plays = deal.history[passes:]
     assert sorted(plays) == list(range(size)), "every card is played exactly once"
     assert all(h == 0 for h in deal.hands)
@@ -89,7 +89,7 @@ def check_finished(deal: Deal) -> None:
     assert union == deal.deck.full_mask
     if deal.pass_direction:
         for s in range(4):
-            assert deal.passed[s].bit_count() == deal._c.pass_count
+            assert deal.passed[s].bit_count() == deal.tables.pass_count
             assert deal.passed[s] & ~deal.dealt[s] == 0
             assert deal.played_by[(s + deal.pass_direction) % 4] & deal.passed[s] == deal.passed[s]
     else:

@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.cards import CLUBS, HEARTS, NUM_SEATS, SPADES, Deck, card_name, format_cards, parse_cards, to_mask
+from hearts_env.cards import NUM_SEATS, Deck, card_name, format_cards, parse_cards, to_mask
 from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_direction, make_rules
+from hearts_env.tables import RuleTables, tables_of
 
 
 class Phase(IntEnum):
@@ -53,52 +54,6 @@ class IllegalActionError(ValueError):
 
 class DealError(ValueError):
     """An explicit deal that is not a valid deal under the rules (wrong hand sizes, overlaps...)."""
-
-
-class _Constants:
-    """Masks and numbers derived once per Rules, shared by every deal and clone."""
-
-    def __init__(self, rules: Rules):
-        deck: Deck = rules.deck_obj
-        self.rules = rules
-        self.deck = deck
-        self.rps = deck.ranks_per_suit
-        self.hand_size = deck.hand_size
-        self.num_cards = deck.size
-        self.suit_masks = tuple(deck.suit_mask(s) for s in range(4))
-        self.suit_mask_of = tuple(self.suit_masks[card // self.rps] for card in range(self.num_cards))
-        self.hearts = deck.suit_mask(HEARTS)
-        self.clubs = deck.suit_mask(CLUBS)
-        self.qs = deck.card(SPADES, "Q")
-        self.qs_bit = 1 << self.qs
-        self.jc_bit = 1 << deck.card(CLUBS, "J")
-        self.jd_bit = 1 << deck.card(1, "J")
-        self.penalty_mask = ((self.hearts if rules.heart_points else 0)
-                             | (self.qs_bit if rules.queen_of_spades_points else 0)
-                             | (self.jc_bit if rules.jack_of_clubs_points else 0))
-        self.first_trick_allowed = deck.full_mask & ~(self.hearts | self.qs_bit
-                                                       | (self.jc_bit if rules.jack_of_clubs_points else 0))
-        self.breaks = self.hearts | (self.qs_bit if rules.qs_breaks_hearts else 0)
-        self.no_pts_first = rules.no_pts_on_first_trick
-        self.lead_lowest_club = rules.opening_lead == "lowest_club"
-        self.any_club = rules.can_lead_any_club
-        self.hearts_instead_of_qs = rules.can_lead_hearts_instead_of_qs
-        self.pass_count = rules.pass_count if rules.has_passing else 0
-        self.card_bits = np.left_shift(np.uint64(1), np.arange(self.num_cards, dtype=np.uint64))
-        self.hand_starts = np.arange(0, self.num_cards, self.hand_size)
-
-
-_CONSTANTS: dict[int, _Constants] = {}  # by id(rules); the entry keeps its rules alive
-
-
-def _constants(rules: Rules) -> _Constants:
-    c = _CONSTANTS.get(id(rules))
-    if c is None or c.rules is not rules:
-        c = _Constants(rules)
-        if len(_CONSTANTS) > 256:
-            _CONSTANTS.clear()
-        _CONSTANTS[id(rules)] = c
-    return c
 
 
 @dataclass(frozen=True)
@@ -130,7 +85,7 @@ class Deal:
     def __init__(self, rules: Rules, hands: Sequence[int], pass_direction: int = 0, dealer: int = 3,
                  game_scores: Sequence[int] | None = None):
         """Start a deal from four hand masks. Prefer :meth:`from_hands`, which validates."""
-        c = _constants(rules)
+        c = tables_of(rules)
         self._c = c
         self.rules = rules
         self.dealt: tuple[int, ...] = tuple(hands)
@@ -170,14 +125,14 @@ class Deal:
         ``pass_direction`` is ``"left"``, ``"right"``, ``"across"``, ``"hold"`` or the offset 0..3.
         """
         rules = make_rules(rules) if isinstance(rules, str) else rules
-        c = _constants(rules)
+        c = tables_of(rules)
         if len(hands) != NUM_SEATS:
             raise DealError(f"a deal needs {NUM_SEATS} hands, got {len(hands)}")
         masks = []
         for seat, hand in enumerate(hands):
             if isinstance(hand, int):
-                if hand < 0 or hand >> c.num_cards:
-                    raise DealError(f"hand {seat} mask has bits outside the {c.deck.name} deck (0..{c.num_cards - 1})")
+                if hand < 0 or hand >> c.size:
+                    raise DealError(f"hand {seat} mask has bits outside the {c.deck.name} deck (0..{c.size - 1})")
                 mask = hand
             else:
                 ids = parse_cards(hand, c.deck)
@@ -208,7 +163,7 @@ class Deal:
         four for ``passing="random"``), as a deal played on its own would."""
         rules = make_rules(rules) if isinstance(rules, str) else rules
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        c = _constants(rules)
+        c = tables_of(rules)
         if pass_direction is None:
             direction = draw_pass_direction(rules, rng)
         else:
@@ -285,7 +240,7 @@ class Deal:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for k, v in state.items():
             setattr(self, k, v)
-        self._c = _constants(self.rules)
+        self._c = tables_of(self.rules)
 
     # Queries ----------------------------------------------------------------------------
     @property
@@ -325,11 +280,11 @@ class Deal:
         if self._phase == _DONE:
             return self.points  # type: ignore[return-value]
         c = self._c
-        rps, suit_mask_of, breaks, hearts = c.rps, c.suit_mask_of, c.breaks, c.hearts
-        first_allowed = c.first_trick_allowed if c.no_pts_first else 0
-        lead_club = c.clubs if c.any_club else 1
+        rps, suit_mask_of, breaks, hearts = c.ranks_per_suit, c.suit_mask_of, c.breaks_hearts, c.hearts
+        first_allowed = c.first_trick_allowed if c.rules.no_pts_on_first_trick else 0
+        lead_club = c.clubs if c.rules.can_lead_any_club else 1
         lowest_club_lead = c.lead_lowest_club
-        qs_only = c.qs_bit if c.hearts_instead_of_qs else -1
+        qs_only = c.qs_bit if c.rules.can_lead_hearts_instead_of_qs else -1
         n_tricks = c.hand_size
         hands, played_by, taken, tricks_won, voids = self.hands, self.played_by, self.taken, self.tricks_won, self.voids
         for s in range(4):  # every card still held gets played
@@ -412,6 +367,11 @@ class Deal:
         return self._c.hand_size
 
     @property
+    def tables(self) -> RuleTables:
+        """The derived masks and numbers of this deal's rules (:mod:`hearts_env.tables`)."""
+        return self._c
+
+    @property
     def pass_direction_name(self) -> str:
         return PASS_NAMES[self.pass_direction]
 
@@ -458,14 +418,14 @@ class Deal:
                 if follow:
                     return follow
             elif self.trick_index == 0 and c.lead_lowest_club:
-                return hand & c.clubs if c.any_club else 1
-            if self.trick_index == 0 and c.no_pts_first:
+                return hand & c.clubs if c.rules.can_lead_any_club else 1
+            if self.trick_index == 0 and c.rules.no_pts_on_first_trick:
                 safe = hand & c.first_trick_allowed
                 if safe:
                     return safe
             if not trick:
                 lead = hand if self.hearts_broken else hand & ~c.hearts
-                if lead and not (c.hearts_instead_of_qs and lead == c.qs_bit):
+                if lead and not (c.rules.can_lead_hearts_instead_of_qs and lead == c.qs_bit):
                     return lead
             return hand
         if phase == _PASS:
@@ -474,20 +434,15 @@ class Deal:
 
     def penalty_points(self, seat: int) -> int:
         """Penalty points in the cards ``seat`` has taken so far (no moon or bonuses)."""
-        r = self.rules
-        taken = self.taken[seat]
-        c = self._c
-        return ((taken & c.hearts).bit_count() * r.heart_points
-                + (r.queen_of_spades_points if taken & c.qs_bit else 0)
-                + (r.jack_of_clubs_points if taken & c.jc_bit else 0))
+        return self._c.penalty_points_of(self.taken[seat])
 
     def points_taken(self, seat: int) -> int:
         """Points of the cards ``seat`` has taken so far, J♦ bonus included (no moon, no trick bonus)."""
-        return _mask_points(self.rules, self._c, self.taken[seat])
+        return self._c.points_of(self.taken[seat])
 
     def moon_possible(self) -> bool:
         """True while one seat could still take every penalty card."""
-        holders = [s for s in range(4) if self.taken[s] & self._c.penalty_mask]
+        holders = [s for s in range(4) if self.taken[s] & self._c.scoring_cards]
         return len(holders) <= 1
 
     # Acting -----------------------------------------------------------------------------
@@ -516,7 +471,7 @@ class Deal:
         self.played_by[seat] |= bit
         trick = self.trick
         trick.append(card)
-        if bit & c.breaks:
+        if bit & c.breaks_hearts:
             self.hearts_broken = True
         if len(trick) == 1:
             self.led_mask = c.suit_mask_of[card]
@@ -525,7 +480,7 @@ class Deal:
             return
         led_mask = self.led_mask
         if not bit & led_mask:
-            self.voids[seat] |= 1 << (trick[0] // c.rps)
+            self.voids[seat] |= 1 << (trick[0] // c.ranks_per_suit)
         self.trick_mask |= bit
         if len(trick) < 4:
             self.current = (seat + 1) & 3
@@ -587,7 +542,7 @@ class Deal:
         shooter = None
         if rules.moon != "off":
             for s in range(4):
-                if self.taken[s] & c.penalty_mask == c.penalty_mask:
+                if self.taken[s] & c.scoring_cards == c.scoring_cards:
                     shooter = s
         if shooter is not None:
             n = rules.penalty_total
@@ -625,8 +580,8 @@ class Deal:
         c = self._c
         legal = self.legal_cards()
         legal_names = format_cards(legal, c.deck)
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < c.num_cards:
-            raise IllegalActionError(f"{card!r} is not a card id of the {c.deck.name} deck (0..{c.num_cards - 1}); "
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < c.size:
+            raise IllegalActionError(f"{card!r} is not a card id of the {c.deck.name} deck (0..{c.size - 1}); "
                                      f"legal now: {legal_names}", seat=self.current_or_none, card=card,
                                      rule="not a card", legal=legal)
         if self._phase == _DONE:
@@ -655,18 +610,18 @@ class Deal:
         if not hand & bit:
             return "in hand", "it is not in the hand"
         if self.trick:
-            led = self.trick[0] // c.rps
-            if hand & c.suit_masks[led]:
+            led = self.trick[0] // c.ranks_per_suit
+            if hand & c.suits[led]:
                 return "follow suit", f"the hand holds {('clubs', 'diamonds', 'hearts', 'spades')[led]}, the suit led"
         elif self.trick_index == 0 and c.lead_lowest_club:
-            if c.any_club:
+            if c.rules.can_lead_any_club:
                 return "opening lead", "the first trick must be led with a club"
             return "opening lead", f"the first trick must be led with {card_name(0, c.deck)}"
-        if self.trick_index == 0 and c.no_pts_first and bit & ~c.first_trick_allowed:
+        if self.trick_index == 0 and c.rules.no_pts_on_first_trick and bit & ~c.first_trick_allowed:
             return "no_pts_on_first_trick", "no penalty card may be played on the first trick"
         if not self.trick and bit & c.hearts and not self.hearts_broken:
             return "must_break_hearts", "hearts may not be led before they are broken"
-        if not self.trick and c.hearts_instead_of_qs:
+        if not self.trick and c.rules.can_lead_hearts_instead_of_qs:
             return "can_lead_hearts_instead_of_qs", "a heart must be led rather than Q♠"
         return "unknown", "it is not allowed now"
 
@@ -693,7 +648,7 @@ class Deal:
             log.append(Event("play", seat, (card,), (("trick", replay.trick_index - (len(trick) == 4)),)))
             if len(trick) == 4:
                 w = replay.trick_winners[-1]
-                pts = _mask_points(self.rules, self._c, to_mask(trick))
+                pts = self._c.points_of(to_mask(trick))
                 log.append(Event("trick", w, tuple(trick), (("leader", leader), ("points", pts),
                                                             ("index", replay.trick_index - 1))))
         if self.points is not None:
@@ -716,14 +671,7 @@ def _bits(mask: int) -> list[int]:
 
 def mask_points(rules: Rules, mask: int) -> int:
     """Points of a set of cards under ``rules`` (penalties minus the J♦ bonus; no moon, no trick bonus)."""
-    return _mask_points(rules, _constants(rules), mask)
-
-
-def _mask_points(rules: Rules, c: _Constants, mask: int) -> int:
-    return ((mask & c.hearts).bit_count() * rules.heart_points
-            + (rules.queen_of_spades_points if mask & c.qs_bit else 0)
-            + (rules.jack_of_clubs_points if mask & c.jc_bit else 0)
-            - (rules.jd_bonus_points if rules.jd_bonus and mask & c.jd_bit else 0))
+    return tables_of(rules).points_of(mask)
 
 
 def validate_scores(scores: Sequence[int] | None, what: str = "scores") -> tuple[int, ...]:

@@ -28,9 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.cards import CLUBS, HEARTS, SPADES, format_cards
+from hearts_env.cards import CLUBS, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.rules import Rules, draw_pass_directions, make_rules
+from hearts_env.tables import tables_of
 from hearts_env.vector import _kernels
 
 BACKENDS = ("auto", "numba", "numpy")
@@ -57,24 +58,16 @@ are int64: with point values up to :data:`~hearts_env.rules.MAX_POINTS` no sum c
 
 @functools.lru_cache(maxsize=64)
 def _rule_constants(rules: Rules) -> dict[str, Any]:
-    """Per-rules constants of both backends (cached: search agents build many small batches)."""
-    deck = rules.deck_obj
-    n, rps = deck.size, deck.ranks_per_suit
-    suit_masks = np.array([deck.suit_mask(s) for s in range(4)], dtype=U64)
-    hearts = U64(deck.suit_mask(HEARTS))
-    qs_bit = U64(1 << deck.card(SPADES, "Q"))
-    jc = U64(1 << deck.card(CLUBS, "J"))
-    jc_points = jc if rules.jack_of_clubs_points else U64(0)
-    k, p = _kernels.constants(rules)
-    return {"_k": k, "_p": p, "n": n, "rps": rps, "hand_size": deck.hand_size, "suit_masks": suit_masks,
-            "suit_mask_of": suit_masks[np.arange(n) // rps], "hearts": hearts, "qs_bit": qs_bit,
-            "jd_bit": U64(1 << deck.card(1, "J")), "jc_bit": jc,
-            "penalty_mask": ((hearts if rules.heart_points else U64(0))
-                             | (qs_bit if rules.queen_of_spades_points else U64(0)) | jc_points),
-            "first_allowed": U64(deck.full_mask) & ~(hearts | qs_bit | jc_points),
-            "breaks": hearts | (qs_bit if rules.qs_breaks_hearts else U64(0)),
-            "bits": U64(1) << np.arange(n, dtype=U64),
-            "pass_count": rules.pass_count if rules.has_passing else 0}
+    """The rules' tables as NumPy scalars and arrays for the NumPy backend, and packed for the kernels
+    (cached: search agents build many small batches)."""
+    t = tables_of(rules)
+    suit_masks = np.array(t.suits, dtype=U64)
+    k, p = t.pack()
+    return {"_k": k, "_p": p, "n": t.size, "rps": t.ranks_per_suit, "hand_size": t.hand_size,
+            "suit_masks": suit_masks, "suit_mask_of": suit_masks[np.arange(t.size) // t.ranks_per_suit],
+            "hearts": U64(t.hearts), "qs_bit": U64(t.qs_bit), "jd_bit": U64(t.jd_bit), "jc_bit": U64(t.jc_bit),
+            "scoring_cards": U64(t.scoring_cards), "first_allowed": U64(t.first_trick_allowed),
+            "breaks": U64(t.breaks_hearts), "bits": t.card_bits, "pass_count": t.pass_count}
 
 
 class VectorDeals:
@@ -415,7 +408,7 @@ class VectorDeals:
         points = (np.bitwise_count(taken & self.hearts).astype(np.int64) * r.heart_points
                   + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
                   + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)).astype(np.int64)
-        moon = (taken & self.penalty_mask) == self.penalty_mask if r.moon != "off" else np.zeros_like(taken, bool)
+        moon = (taken & self.scoring_cards) == self.scoring_cards if r.moon != "off" else np.zeros_like(taken, bool)
         has_moon = moon.any(axis=1)
         shooter = np.where(has_moon, moon.argmax(axis=1), -1)
         if has_moon.any():

@@ -4,28 +4,54 @@ One table at a time, the same rules as :class:`~hearts_env.engine.Deal` (the equ
 compare both backends with the scalar engine). Every mask is ``uint64`` and every constant
 mixed with one is ``uint64`` too: Numba turns ``uint64 op int64`` into a float.
 
-Constants travel in two arrays built by :func:`constants`: ``K`` (uint64 masks and counts) and
-``P`` (int64 point values). The hot path lives in one function, :func:`drive`, whose mode says
-what to do per table: Numba passes each array argument of a call with reference counting, which
-costs more than the rules themselves, so only rare events (exchanging passes, scoring) call out.
+Constants travel in two arrays built by :meth:`hearts_env.tables.RuleTables.pack`: ``K`` (uint64
+masks and counts) and ``P`` (int64 point values), whose slot names live in :mod:`hearts_env.tables`.
+The hot path lives in one function, :func:`drive`, whose mode says what to do per table: Numba
+passes each array argument of a call with reference counting, which costs more than the rules
+themselves, so only rare events (exchanging passes, scoring) call out.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES
-from hearts_env.rules import Rules
-
-# K slots
-N, RPS, HAND_SIZE, PASS_COUNT, HEARTS_M, CLUBS_M, QS_BIT, JC_BIT, JD_BIT, PENALTY, FIRST_ALLOWED, BREAKS, FLAGS, \
-    SUIT0, GREEDY_PENALTY, KS_BIT, AS_BIT, SPADES_M, HIGH_M = range(19)
-# FLAGS bits
-NO_PTS_FIRST, LOWEST_CLUB, ANY_CLUB, HEARTS_FOR_QS, JD_BONUS, AVOID_BONUS = 1, 2, 4, 8, 16, 32
-# P slots
-HEART_PTS, QS_PTS, JC_PTS, MOON, PENALTY_TOTAL, JD_PTS, AVOID_PTS, TARGET = range(8)
-# P[MOON] values
-MOON_OFF, MOON_ADD, MOON_SUBTRACT, MOON_CHOICE = range(4)
+from hearts_env.tables import (
+    FLAG_ANY_CLUB,
+    FLAG_AVOID_BONUS,
+    FLAG_HEARTS_FOR_QS,
+    FLAG_JD_BONUS,
+    FLAG_LOWEST_CLUB,
+    FLAG_NO_PTS_FIRST,
+    K_AS_BIT,
+    K_BREAKS,
+    K_CLUBS,
+    K_FIRST_ALLOWED,
+    K_FLAGS,
+    K_HAND_SIZE,
+    K_HEARTS,
+    K_HIGH,
+    K_JC_BIT,
+    K_JD_BIT,
+    K_KS_BIT,
+    K_N,
+    K_PASS_COUNT,
+    K_PENALTY_CARDS,
+    K_QS_BIT,
+    K_RPS,
+    K_SCORING,
+    K_SPADES,
+    MOON_ADD,
+    MOON_CHOICE,
+    MOON_SUBTRACT,
+    P_AVOID,
+    P_HEART,
+    P_JC,
+    P_JD,
+    P_MOON,
+    P_PENALTY_TOTAL,
+    P_QS,
+    P_TARGET,
+)
 
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
@@ -33,42 +59,6 @@ LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM
 
 HEURISTIC_MOON_ALARM = 8
 """The vectorized ``heuristic`` player's ``moon_alarm`` (the Python agent's default)."""
-
-
-def constants(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """The ``K`` and ``P`` arrays of ``rules``."""
-    deck = rules.deck_obj
-    hearts = deck.suit_mask(HEARTS)
-    qs = 1 << deck.card(SPADES, "Q")
-    jc = 1 << deck.card(CLUBS, "J")
-    penalty = (hearts if rules.heart_points else 0) | (qs if rules.queen_of_spades_points else 0) \
-        | (jc if rules.jack_of_clubs_points else 0)
-    flags = ((NO_PTS_FIRST if rules.no_pts_on_first_trick else 0)
-             | (LOWEST_CLUB if rules.opening_lead == "lowest_club" else 0)
-             | (ANY_CLUB if rules.can_lead_any_club else 0)
-             | (HEARTS_FOR_QS if rules.can_lead_hearts_instead_of_qs else 0)
-             | (JD_BONUS if rules.jd_bonus else 0) | (AVOID_BONUS if rules.avoid_all_tricks_bonus else 0))
-    k = [0] * 19
-    k[N], k[RPS], k[HAND_SIZE] = deck.size, deck.ranks_per_suit, deck.hand_size
-    k[PASS_COUNT] = rules.pass_count if rules.has_passing else 0
-    k[HEARTS_M], k[CLUBS_M], k[QS_BIT], k[JC_BIT] = hearts, deck.suit_mask(CLUBS), qs, jc
-    k[JD_BIT] = 1 << deck.card(DIAMONDS, "J")
-    k[PENALTY] = penalty
-    k[FIRST_ALLOWED] = deck.full_mask & ~(hearts | qs | (jc if rules.jack_of_clubs_points else 0))
-    k[BREAKS] = hearts | (qs if rules.qs_breaks_hearts else 0)
-    k[FLAGS] = flags
-    k[SUIT0] = 0
-    k[GREEDY_PENALTY] = hearts | qs | (jc if rules.jack_of_clubs_points else 0)
-    k[KS_BIT], k[AS_BIT] = 1 << deck.card(SPADES, "K"), 1 << deck.card(SPADES, "A")
-    k[SPADES_M] = deck.suit_mask(SPADES)
-    rps = deck.ranks_per_suit
-    k[HIGH_M] = sum(1 << (suit * rps + rank) for suit in range(4) for rank in range(rps - 5, rps))  # T and up
-    # shooter_choice only differs from add_to_others in a game to the target (engine.Deal._moon_choice)
-    moon = {"off": MOON_OFF, "add_to_others": MOON_ADD, "subtract_from_shooter": MOON_SUBTRACT,
-            "shooter_choice": MOON_CHOICE if rules.game == "match" else MOON_ADD}[rules.moon]
-    p = [rules.heart_points, rules.queen_of_spades_points, rules.jack_of_clubs_points, moon, rules.penalty_total,
-         rules.jd_bonus_points, rules.avoid_all_tricks_points, rules.target]
-    return np.array(k, dtype=np.uint64), np.array(p, dtype=np.int64)
 
 
 _ZERO = np.uint64(0)
@@ -102,7 +92,7 @@ def _highest_card(x):
 
 
 def _start_play(i, hands, phase, current, leader, dealer, K):
-    if K[FLAGS] & np.uint64(LOWEST_CLUB):
+    if K[K_FLAGS] & np.uint64(FLAG_LOWEST_CLUB):
         first = 3
         for s in range(3):
             if hands[i, s] & _ONE:
@@ -124,21 +114,21 @@ def _exchange(i, hands, passed, pass_direction):
 
 
 def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P):
-    flags = K[FLAGS]
+    flags = K[K_FLAGS]
     shooter = -1
     for s in range(4):
         t = taken[i, s]
-        pts = _popcount(t & K[HEARTS_M]) * P[HEART_PTS]
-        if t & K[QS_BIT]:
-            pts += P[QS_PTS]
-        if t & K[JC_BIT]:
-            pts += P[JC_PTS]
+        pts = _popcount(t & K[K_HEARTS]) * P[P_HEART]
+        if t & K[K_QS_BIT]:
+            pts += P[P_QS]
+        if t & K[K_JC_BIT]:
+            pts += P[P_JC]
         points[i, s] = pts
-        if P[MOON] != 0 and (t & K[PENALTY]) == K[PENALTY]:
+        if P[P_MOON] != 0 and (t & K[K_SCORING]) == K[K_SCORING]:
             shooter = s
     if shooter >= 0:
-        n = P[PENALTY_TOTAL]
-        mode = P[MOON]
+        n = P[P_PENALTY_TOTAL]
+        mode = P[P_MOON]
         if mode == MOON_CHOICE:  # add to the others unless that ends the game with the shooter not winning
             mode = MOON_ADD
             high = game_scores[i, 0] + (0 if shooter == 0 else n)
@@ -147,7 +137,7 @@ def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P)
                 after = game_scores[i, s] + (0 if s == shooter else n)
                 high = max(high, after)
                 low = min(low, after)
-            if high >= P[TARGET] and game_scores[i, shooter] > low:
+            if high >= P[P_TARGET] and game_scores[i, shooter] > low:
                 mode = MOON_SUBTRACT
         for s in range(4):
             if mode == MOON_ADD:
@@ -155,10 +145,10 @@ def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P)
             else:
                 points[i, s] = -n if s == shooter else 0
     for s in range(4):
-        if flags & np.uint64(JD_BONUS) and taken[i, s] & K[JD_BIT]:
-            points[i, s] -= P[JD_PTS]
-        if flags & np.uint64(AVOID_BONUS) and shooter < 0 and tricks_won[i, s] == 0:
-            points[i, s] -= P[AVOID_PTS]
+        if flags & np.uint64(FLAG_JD_BONUS) and taken[i, s] & K[K_JD_BIT]:
+            points[i, s] -= P[P_JD]
+        if flags & np.uint64(FLAG_AVOID_BONUS) and shooter < 0 and tricks_won[i, s] == 0:
+            points[i, s] -= P[P_AVOID]
     moon_shooter[i] = shooter
     phase[i] = 2
 
@@ -236,13 +226,13 @@ def _greedy(legal, passing, played, trick_count, trick_mask, led_mask, rps, qs_b
 
 def _points(mask, K, P):
     """Points of a set of cards (penalties minus the J♦ bonus), as ``hearts_env.engine.mask_points``."""
-    pts = _popcount(mask & K[HEARTS_M]) * P[HEART_PTS]
-    if mask & K[QS_BIT]:
-        pts += P[QS_PTS]
-    if mask & K[JC_BIT]:
-        pts += P[JC_PTS]
-    if K[FLAGS] & np.uint64(JD_BONUS) and mask & K[JD_BIT]:
-        pts -= P[JD_PTS]
+    pts = _popcount(mask & K[K_HEARTS]) * P[P_HEART]
+    if mask & K[K_QS_BIT]:
+        pts += P[P_QS]
+    if mask & K[K_JC_BIT]:
+        pts += P[P_JC]
+    if K[K_FLAGS] & np.uint64(FLAG_JD_BONUS) and mask & K[K_JD_BIT]:
+        pts -= P[P_JD]
     return pts
 
 
@@ -268,9 +258,9 @@ def _min_rank_short_suit(mask, hand, rps, suit0, longest):
 
 def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leader, trick_mask, led_mask, K, P):
     """The play of :class:`hearts_env.agents.basic.HeuristicAgent` (defaults), card for card."""
-    rps = np.int64(K[RPS])
-    hearts_m, spades_m, qs_bit, ks_bit, as_bit = K[HEARTS_M], K[SPADES_M], K[QS_BIT], K[KS_BIT], K[AS_BIT]
-    penalty = K[GREEDY_PENALTY]
+    rps = np.int64(K[K_RPS])
+    hearts_m, spades_m, qs_bit, ks_bit, as_bit = K[K_HEARTS], K[K_SPADES], K[K_QS_BIT], K[K_KS_BIT], K[K_AS_BIT]
+    penalty = K[K_PENALTY_CARDS]
     suit0 = hearts_m >> np.uint64(2 * rps)
     qs = _lowest_card(qs_bit)
     # shooting: a strong hand after the exchange while no other seat holds a point
@@ -281,7 +271,7 @@ def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leade
         if s != seat and taken[i, s] & penalty:
             others_pointed = True
     if (not others_pointed and _popcount(start_hearts) >= 5 and (start_hearts & top) == top
-            and _popcount(start_hand & K[HIGH_M]) * 10 >= 6 * _popcount(start_hand)):
+            and _popcount(start_hand & K[K_HIGH]) * 10 >= 6 * _popcount(start_hand)):
         if tc == 0:
             best, best_key = -1, -1
             m = legal
@@ -399,17 +389,17 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
     hands, passed, played_by, phase, current, leader, trick, trick_count, trick_mask, led_mask, trick_index, \
         hearts_broken, taken, tricks_won, voids, trick_winners, points, moon_shooter, pass_direction, dealer, \
         game_scores = S
-    n = np.int64(K[N])
-    rps = np.int64(K[RPS])
-    hand_size = np.int64(K[HAND_SIZE])
-    pass_count = np.int64(K[PASS_COUNT])
-    hearts_m, clubs_m, qs_bit, breaks = K[HEARTS_M], K[CLUBS_M], K[QS_BIT], K[BREAKS]
-    first_allowed = K[FIRST_ALLOWED]
-    flags = K[FLAGS]
-    no_pts_first = (flags & np.uint64(NO_PTS_FIRST)) != _ZERO
-    lowest_club = (flags & np.uint64(LOWEST_CLUB)) != _ZERO
-    any_club = (flags & np.uint64(ANY_CLUB)) != _ZERO
-    hearts_for_qs = (flags & np.uint64(HEARTS_FOR_QS)) != _ZERO
+    n = np.int64(K[K_N])
+    rps = np.int64(K[K_RPS])
+    hand_size = np.int64(K[K_HAND_SIZE])
+    pass_count = np.int64(K[K_PASS_COUNT])
+    hearts_m, clubs_m, qs_bit, breaks = K[K_HEARTS], K[K_CLUBS], K[K_QS_BIT], K[K_BREAKS]
+    first_allowed = K[K_FIRST_ALLOWED]
+    flags = K[K_FLAGS]
+    no_pts_first = (flags & np.uint64(FLAG_NO_PTS_FIRST)) != _ZERO
+    lowest_club = (flags & np.uint64(FLAG_LOWEST_CLUB)) != _ZERO
+    any_club = (flags & np.uint64(FLAG_ANY_CLUB)) != _ZERO
+    hearts_for_qs = (flags & np.uint64(FLAG_HEARTS_FOR_QS)) != _ZERO
     suit0 = hearts_m >> np.uint64(2 * rps)
     advancing = mode >= ADVANCE_RANDOM
     for i in range(phase.shape[0]):
@@ -453,8 +443,8 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
                 card = _kth_card(legal, uniforms[i, min(j, uniforms.shape[1] - 1)])
             elif mode == GREEDY_CHOICE or mode == ADVANCE_GREEDY:
                 card = _greedy(legal, p == 0, played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
-                               tc, trick_mask[i], led_mask[i], rps, qs_bit, K[KS_BIT], K[AS_BIT], hearts_m,
-                               K[SPADES_M], K[GREEDY_PENALTY])
+                               tc, trick_mask[i], led_mask[i], rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT], hearts_m,
+                               K[K_SPADES], K[K_PENALTY_CARDS])
                 if mode == GREEDY_CHOICE:
                     out[i] = card
                     break
@@ -462,8 +452,8 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
                 if legal & (legal - _ONE) == _ZERO:
                     card = _lowest_card(legal)
                 elif p == 0:
-                    card = _heuristic_pass(legal, hand & ~passed[i, s], rps, qs_bit, K[KS_BIT], K[AS_BIT], hearts_m,
-                                           K[SPADES_M], suit0)
+                    card = _heuristic_pass(legal, hand & ~passed[i, s], rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT], hearts_m,
+                                           K[K_SPADES], suit0)
                 else:
                     card = _heuristic(legal, s, hand, hand | played_by[i, s],
                                       played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
