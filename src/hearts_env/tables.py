@@ -95,6 +95,14 @@ class RuleTables:
     hand_starts: np.ndarray
     """Offsets of the four hands in a shuffled deck (for ``np.add.reduceat``)."""
 
+    def suit_of(self, card: int) -> int:
+        """The suit index (0 clubs … 3 spades) of a card id."""
+        return card // self.ranks_per_suit
+
+    def rank_of(self, card: int) -> int:
+        """The rank index of a card within its suit (0 = the deck's lowest rank)."""
+        return card % self.ranks_per_suit
+
     def points_of(self, mask: int) -> int:
         """Points of a set of cards: penalties minus the J♦ bonus (no moon, no trick bonus)."""
         r = self.rules

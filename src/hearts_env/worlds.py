@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from hearts_env.engine import Deal, IllegalActionError, Phase
+from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 
@@ -83,16 +84,14 @@ def inferred_voids(view: SeatView) -> list[int]:
     rules = view.rules
     if not rules.must_break_hearts:
         return voids
-    deck = rules.deck_obj
-    rps = deck.ranks_per_suit
-    qs = deck.card(3, "Q")
+    t = tables_of(rules)
     others = 0b1011 if not rules.can_lead_hearts_instead_of_qs else 0b0011  # ♣ ♦ (♠ unless Q♠ may be held)
     broken = False
     plays = view.plays
     for k, card in enumerate(plays):
-        if k % 4 == 0 and card // rps == 2 and not broken and k > 0:
+        if k % 4 == 0 and t.hearts >> card & 1 and not broken and k > 0:
             voids[_player(view, k)] |= others
-        if card // rps == 2 or (card == qs and rules.qs_breaks_hearts):
+        if t.breaks_hearts >> card & 1:
             broken = True
     return voids
 
@@ -102,25 +101,22 @@ def possible_cards(view: SeatView) -> list[int]:
     is void in (:func:`inferred_voids`), and, under ``no_pts_on_first_trick``, no card allowed on
     the first trick if it led or discarded a penalty card there (it had no other choice)."""
     rules = view.rules
-    deck = rules.deck_obj
-    rps = deck.ranks_per_suit
+    t = tables_of(rules)
     voids = inferred_voids(view)
     out = []
     for s in range(4):
-        mask = deck.full_mask
+        mask = t.full
         for suit in range(4):
             if voids[s] >> suit & 1:
-                mask &= ~deck.suit_mask(suit)
+                mask &= ~t.suits[suit]
         out.append(mask)
     if not rules.no_pts_on_first_trick:
         return out
-    qs_bit = 1 << deck.card(3, "Q")
-    penalty = deck.suit_mask(2) | qs_bit | (1 << deck.card(0, "J") if rules.jack_of_clubs_points else 0)
-    opening_club = rules.opening_lead == "lowest_club"
+    penalty = t.penalty_cards
     plays = view.plays[:4]
     for k, card in enumerate(plays):
-        forced_club = k == 0 and opening_club  # the opening lead follows its own rule
-        off_suit = k == 0 or card // rps != plays[0] // rps
+        forced_club = k == 0 and t.lead_lowest_club  # the opening lead follows its own rule
+        off_suit = k == 0 or t.suit_of(card) != t.suit_of(plays[0])
         if penalty >> card & 1 and off_suit and not forced_club:
             out[_player(view, k)] &= penalty
     return out
@@ -329,18 +325,16 @@ def _plays_imply_more_than_voids(view: SeatView) -> bool:
     voids: following suit always is, a discard is once the void is respected, and a lead is unless
     it is a heart before hearts broke (then the seat held only hearts: voids)."""
     rules = view.rules
-    deck = rules.deck_obj
-    rps = deck.ranks_per_suit
-    qs = deck.card(3, "Q")
-    penalty = deck.suit_mask(2) | 1 << qs | (1 << deck.card(0, "J") if rules.jack_of_clubs_points else 0)
+    t = tables_of(rules)
     broken = not rules.must_break_hearts
     plays = view.plays
     for k, card in enumerate(plays):
-        if k < 4 and rules.no_pts_on_first_trick and penalty >> card & 1 and (k == 0 or card // rps != plays[0] // rps):
+        if (k < 4 and rules.no_pts_on_first_trick and t.penalty_cards >> card & 1
+                and (k == 0 or t.suit_of(card) != t.suit_of(plays[0]))):
             return True
-        if k % 4 == 0 and card // rps == 2 and not broken and rules.can_lead_hearts_instead_of_qs:
+        if k % 4 == 0 and t.hearts >> card & 1 and not broken and rules.can_lead_hearts_instead_of_qs:
             return True
-        if card // rps == 2 or (card == qs and rules.qs_breaks_hearts):
+        if t.breaks_hearts >> card & 1:
             broken = True
     return False
 

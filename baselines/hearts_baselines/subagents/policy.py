@@ -30,9 +30,9 @@ from hearts_baselines.subagents.features import (
 )
 from hearts_baselines.subagents.net import ValueNet
 from hearts_baselines.subagents.weights import NetSet
-from hearts_env.cards import HEARTS, SPADES
 from hearts_env.engine import Phase
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 FORCED_STYLES = ("normal", "moon", "breaker")
@@ -52,9 +52,8 @@ class Records:
 
 
 def penalty_mask(rules: Rules) -> int:
-    deck = rules.deck_obj
-    mask = deck.suit_mask(HEARTS) | 1 << deck.card(SPADES, "Q")
-    return mask | (1 << deck.card(0, "J") if rules.jack_of_clubs_points else 0)
+    """Hearts, Q♠, and J♣ when it scores (:attr:`hearts_env.tables.RuleTables.penalty_cards`)."""
+    return tables_of(rules).penalty_cards
 
 
 class Brain:

@@ -27,36 +27,17 @@ from __future__ import annotations
 
 from hearts_env.agents import Agent, register_agent
 from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES, iter_cards
+from hearts_env.tables import RuleTables, tables_of
 from hearts_env.views import SeatView
 
 
-class _Cards:
-    """Card facts for one deck, derived once per rules."""
-
-    def __init__(self, view: SeatView):
-        deck = view.rules.deck_obj
-        self.rps = deck.ranks_per_suit
-        self.suits = tuple(deck.suit_mask(s) for s in range(4))
-        self.qs = deck.card(SPADES, "Q")
-        self.ks = deck.card(SPADES, "K")
-        self.as_ = deck.card(SPADES, "A")
-        self.penalty = self.suits[HEARTS] | 1 << self.qs | (1 << deck.card(CLUBS, "J")
-                                                             if view.rules.jack_of_clubs_points else 0)
-
-    def suit(self, card: int) -> int:
-        return card // self.rps
-
-    def rank(self, card: int) -> int:
-        return card % self.rps
+def _cards(view: SeatView) -> RuleTables:
+    return tables_of(view.rules)
 
 
-def _cards(view: SeatView) -> _Cards:
-    return _Cards(view)
-
-
-def _winning_card(view: SeatView, c: _Cards) -> int:
-    led = c.suit(view.trick[0])
-    return max(card for card in view.trick if c.suit(card) == led)
+def _winning_card(view: SeatView, c: RuleTables) -> int:
+    led = c.suit_of(view.trick[0])
+    return max(card for card in view.trick if c.suit_of(card) == led)
 
 
 class RandomAgent(Agent):
@@ -81,31 +62,31 @@ class GreedyAgent(Agent):
             return max(legal, key=lambda card: _pass_danger(card, view.hand, c, guard=False))
         qs_out = not (view.played >> c.qs) & 1
         if not view.trick:
-            safe = [card for card in legal if c.suit(card) != HEARTS] or legal
-            spades = [card for card in safe if c.suit(card) == SPADES]
+            safe = [card for card in legal if c.suit_of(card) != HEARTS] or legal
+            spades = [card for card in safe if c.suit_of(card) == SPADES]
             if qs_out and spades:
                 return min(spades)
-            return max(safe, key=c.rank)
-        led = c.suit(view.trick[0])
-        following = [card for card in legal if c.suit(card) == led]
+            return max(safe, key=c.rank_of)
+        led = c.suit_of(view.trick[0])
+        following = [card for card in legal if c.suit_of(card) == led]
         if not following:
-            return c.qs if c.qs in legal else max(legal, key=c.rank)
+            return c.qs if c.qs in legal else max(legal, key=c.rank_of)
         winning = _winning_card(view, c)
         under = [card for card in following if card < winning]
         last = len(view.trick) == 3
         table = 0
         for card in view.trick:
             table |= 1 << card
-        if last and not table & c.penalty:
+        if last and not table & c.penalty_cards:
             safe_high = [card for card in following if card != c.qs]
             if safe_high:
                 return max(safe_high)
         return max(under) if under else min(following)
 
 
-def _pass_danger(card: int, hand: int, c: _Cards, guard: bool) -> float:
+def _pass_danger(card: int, hand: int, c: RuleTables, guard: bool) -> float:
     """How much a card wants to be passed (higher = pass first)."""
-    suit, rank = c.suit(card), c.rank(card)
+    suit, rank = c.suit_of(card), c.rank_of(card)
     score = float(rank)
     if card in (c.qs, c.ks, c.as_):
         low_spades = (hand & c.suits[SPADES] & ~(1 << c.qs | 1 << c.ks | 1 << c.as_)).bit_count()
@@ -136,14 +117,14 @@ class HeuristicAgent(Agent):
         if view.phase.name == "PASS":
             return max(legal, key=lambda card: _pass_danger(card, view.hand & ~view.passed, c, guard=True))
         if self.shoot and self._strong_enough(view, c) and not any(
-                view.taken[s] & c.penalty for s in range(4) if s != view.seat):  # nobody else holds a point
+                view.taken[s] & c.penalty_cards for s in range(4) if s != view.seat):  # nobody else holds a point
             return self._shoot(view, legal, c)
         shooter = self._moon_threat(view)
         if not view.trick:
             return self._lead(view, legal, c)
         return self._follow(view, legal, c, shooter)
 
-    def _strong_enough(self, view: SeatView, c: _Cards) -> bool:
+    def _strong_enough(self, view: SeatView, c: RuleTables) -> bool:
         """The hand after the exchange can take every point: at least 5 hearts topped by A♥ K♥,
         and six tenths of its cards T or higher."""
         hand = view.hand | view.played_by[view.seat]
@@ -151,18 +132,18 @@ class HeuristicAgent(Agent):
         top = 3 << (c.suits[HEARTS].bit_length() - 2)
         if hearts.bit_count() < 5 or hearts & top != top:
             return False
-        high = sum(1 for card in iter_cards(hand) if c.rank(card) >= c.rps - 5)
+        high = sum(1 for card in iter_cards(hand) if c.rank_of(card) >= c.ranks_per_suit - 5)
         return high * 10 >= 6 * hand.bit_count()
 
-    def _shoot(self, view: SeatView, legal: list[int], c: _Cards) -> int:
+    def _shoot(self, view: SeatView, legal: list[int], c: RuleTables) -> int:
         if not view.trick:
-            return max(legal, key=lambda card: (c.rank(card), c.suit(card) != HEARTS))
-        led = c.suit(view.trick[0])
-        following = [card for card in legal if c.suit(card) == led]
+            return max(legal, key=lambda card: (c.rank_of(card), c.suit_of(card) != HEARTS))
+        led = c.suit_of(view.trick[0])
+        following = [card for card in legal if c.suit_of(card) == led]
         if following:
             return max(following)
-        keep = [card for card in legal if not (c.penalty >> card) & 1]
-        return min(keep or legal, key=c.rank)
+        keep = [card for card in legal if not (c.penalty_cards >> card) & 1]
+        return min(keep or legal, key=c.rank_of)
 
     def _moon_threat(self, view: SeatView) -> int | None:
         pts = view.points_taken
@@ -172,34 +153,34 @@ class HeuristicAgent(Agent):
             return scorers[0]
         return None
 
-    def _lead(self, view: SeatView, legal: list[int], c: _Cards) -> int:
+    def _lead(self, view: SeatView, legal: list[int], c: RuleTables) -> int:
         qs_out = not (view.played >> c.qs) & 1
         mine = view.hand
         holds_high_spade = mine & (1 << c.qs | 1 << c.ks | 1 << c.as_)
-        spades = [card for card in legal if c.suit(card) == SPADES and card < c.qs]
+        spades = [card for card in legal if c.suit_of(card) == SPADES and card < c.qs]
         if qs_out and spades and not holds_high_spade:
             return min(spades)  # flush the queen
-        non_hearts = [card for card in legal if c.suit(card) != HEARTS and not (
-            c.suit(card) == SPADES and mine >> c.qs & 1)] or legal
+        non_hearts = [card for card in legal if c.suit_of(card) != HEARTS and not (
+            c.suit_of(card) == SPADES and mine >> c.qs & 1)] or legal
         # lead low in the suit where the lowest card is lowest relative to what is still out
-        return min(non_hearts, key=lambda card: (c.rank(card), (mine & c.suits[c.suit(card)]).bit_count()))
+        return min(non_hearts, key=lambda card: (c.rank_of(card), (mine & c.suits[c.suit_of(card)]).bit_count()))
 
-    def _follow(self, view: SeatView, legal: list[int], c: _Cards, shooter: int | None) -> int:
-        led = c.suit(view.trick[0])
+    def _follow(self, view: SeatView, legal: list[int], c: RuleTables, shooter: int | None) -> int:
+        led = c.suit_of(view.trick[0])
         winning = _winning_card(view, c)
         winner_seat = (view.leader + view.trick.index(winning)) & 3
         table = 0
         for card in view.trick:
             table |= 1 << card
-        following = [card for card in legal if c.suit(card) == led]
+        following = [card for card in legal if c.suit_of(card) == led]
         last = len(view.trick) == 3
-        if shooter is not None and table & c.penalty and winner_seat == shooter:
+        if shooter is not None and table & c.penalty_cards and winner_seat == shooter:
             above = [card for card in following if card > winning]
             if above:
                 return min(above)  # take the points away from the shooter
         if following:
             under = [card for card in following if card < winning]
-            if last and not table & c.penalty and not (led == SPADES and c.qs in following and winning < c.qs):
+            if last and not table & c.penalty_cards and not (led == SPADES and c.qs in following and winning < c.qs):
                 safe = [card for card in following if card != c.qs]
                 return max(safe or following)  # a free trick: shed a high card
             if under:
@@ -209,19 +190,19 @@ class HeuristicAgent(Agent):
             return max(following) if last else min(following)
         # void in the led suit: discard
         if shooter is not None and winner_seat == shooter:
-            clean = [card for card in legal if not (c.penalty >> card) & 1]
+            clean = [card for card in legal if not (c.penalty_cards >> card) & 1]
             if clean:
-                return max(clean, key=c.rank)
+                return max(clean, key=c.rank_of)
         if c.qs in legal:
             return c.qs
         qs_out = not (view.played >> c.qs) & 1
         for danger in (c.as_, c.ks):
             if qs_out and danger in legal and not view.hand >> c.qs & 1:
                 return danger
-        hearts = [card for card in legal if c.suit(card) == HEARTS]
+        hearts = [card for card in legal if c.suit_of(card) == HEARTS]
         if hearts:
             return max(hearts)
-        return max(legal, key=lambda card: (c.rank(card), -(view.hand & c.suits[c.suit(card)]).bit_count()))
+        return max(legal, key=lambda card: (c.rank_of(card), -(view.hand & c.suits[c.suit_of(card)]).bit_count()))
 
 
 register_agent("random", RandomAgent)

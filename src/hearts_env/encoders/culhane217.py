@@ -35,6 +35,7 @@ import numpy as np
 from hearts_env.encoders import BinaryEncoder, register_encoder
 from hearts_env.encoders._common import trick_mask
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 
@@ -77,10 +78,10 @@ class Culhane217Encoder(BinaryEncoder):
 
     def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
-        deck = self.rules.deck_obj
-        self.n = deck.size
-        self.rps = deck.ranks_per_suit
-        self.suit_masks = tuple(deck.suit_mask(s) for s in range(4))
+        t = tables_of(self.rules)
+        self.n = t.size
+        self.rps = t.ranks_per_suit
+        self.suit_masks = t.suits
 
     def bits(self, view: SeatView) -> int:
         n = self.n

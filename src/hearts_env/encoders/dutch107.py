@@ -40,10 +40,10 @@ import struct
 import numpy as np
 from gymnasium import spaces
 
-from hearts_env.cards import CLUBS, HEARTS, SPADES
 from hearts_env.encoders import Encoder, EncoderError, register_encoder
 from hearts_env.encoders._common import box, trick_mask
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 _PLAY = 1
@@ -69,14 +69,10 @@ class Dutch107Encoder(Encoder):
     def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
         r = self.rules
-        deck = r.deck_obj
-        self.suit_masks = tuple(deck.suit_mask(s) for s in range(4))
-        self.rps = deck.ranks_per_suit
-        self.hearts = deck.suit_mask(HEARTS)
-        self.qs_bit = 1 << deck.card(SPADES, "Q")
-        self.jc_bit = 1 << deck.card(CLUBS, "J")
-        self.penalty_mask = ((self.hearts if r.heart_points else 0) | (self.qs_bit if r.queen_of_spades_points else 0)
-                             | (self.jc_bit if r.jack_of_clubs_points else 0))
+        self.tables = t = tables_of(r)
+        self.suit_masks = t.suits
+        self.rps = t.ranks_per_suit
+        self.scoring_cards = t.scoring_cards
         self.moon_on = r.moon != "off"
         self.quantized = self.dtype == np.uint8
         self.penalty_total = r.penalty_total
@@ -102,7 +98,7 @@ class Dutch107Encoder(Encoder):
         bits = hand | (played & ~table) << 32 | table << 64
         taken = view.taken
         if self.moon_on:
-            pm = self.penalty_mask
+            pm = self.scoring_cards
             holders = (taken[0] & pm != 0) + (taken[1] & pm != 0) + (taken[2] & pm != 0) + (taken[3] & pm != 0)
             if holders <= 1:
                 bits |= 1 << 105
@@ -115,10 +111,7 @@ class Dutch107Encoder(Encoder):
             scores = self._score_values(key)
         c, d, h, s = self.suit_masks
         rps = self.rps
-        r = self.rules
-        pts = ((hand & self.hearts).bit_count() * r.heart_points
-               + (r.queen_of_spades_points if hand & self.qs_bit else 0)
-               + (r.jack_of_clubs_points if hand & self.jc_bit else 0)) / self.penalty_total
+        pts = self.tables.penalty_points_of(hand) / self.penalty_total
         values = (turn, *scores, (rps - (played & c).bit_count()) / rps, (rps - (played & d).bit_count()) / rps,
                   (rps - (played & h).bit_count()) / rps, (rps - (played & s).bit_count()) / rps)
         if self.quantized:

@@ -30,9 +30,10 @@ binary. Tested equal to ``pyspiel``'s ``information_state_tensor(player)`` on ra
 
 from __future__ import annotations
 
-from hearts_env.cards import DIAMONDS, HEARTS, SPADES, to_openspiel
+from hearts_env.cards import to_openspiel
 from hearts_env.encoders import BinaryEncoder, EncoderError, register_encoder
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 NUM_CARDS = 52
@@ -84,10 +85,10 @@ class OpenSpielEncoder(BinaryEncoder):
 
     def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
-        deck = self.rules.deck_obj
-        self.hearts = deck.suit_mask(HEARTS)
-        self.penalty_mask = self.hearts | 1 << deck.card(SPADES, "Q")
-        self.jd_bit = 1 << deck.card(DIAMONDS, "J")
+        t = tables_of(self.rules)
+        self.hearts = t.hearts
+        self.openspiel_point_cards = t.hearts | t.qs_bit  # OpenSpiel's moon: every heart and Q♠ (it has no J♣ penalty)
+        self.jd_bit = t.jd_bit
         self.avoid = self.rules.avoid_all_tricks_bonus
         self._hist_key: tuple[int, tuple[int, ...]] = (-1, ())
         self._hist_bits = 0
@@ -121,7 +122,7 @@ class OpenSpielEncoder(BinaryEncoder):
     def _points(self, view: SeatView) -> list[int]:
         points = list(view.points_taken)
         if view.current < 0:  # deal over: moon and avoid-all-tricks bonus, as OpenSpiel's ComputeScore
-            pm = self.penalty_mask
+            pm = self.openspiel_point_cards
             shooter = next((s for s in range(4) if view.taken[s] & pm == pm), None)
             if shooter is not None:
                 points = [p - 26 if s == shooter else p + 26 for s, p in enumerate(points)]

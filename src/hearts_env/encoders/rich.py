@@ -49,10 +49,10 @@ import struct
 import numpy as np
 from gymnasium import spaces
 
-from hearts_env.cards import DIAMONDS, SPADES
 from hearts_env.encoders import Encoder, register_encoder
 from hearts_env.encoders._common import box
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 _PASS, _PLAY = 0, 1
@@ -70,10 +70,10 @@ class RichEncoder(Encoder):
     def __init__(self, rules: Rules | str | None = None, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
         r = self.rules
-        deck = r.deck_obj
-        self.n = deck.size
-        self.qs_bit = 1 << deck.card(SPADES, "Q")
-        self.jd_bit = (1 << deck.card(DIAMONDS, "J")) if r.jd_bonus else 0
+        t = tables_of(r)
+        self.n = t.size
+        self.qs_bit = t.qs_bit
+        self.jd_bit = t.jd_bit if r.jd_bonus else 0
         self.jd_points = r.jd_bonus_points
         self.scalar0 = 11 * self.n + 16
         self.quantized = self.dtype == np.uint8

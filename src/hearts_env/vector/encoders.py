@@ -14,6 +14,7 @@ import numpy as np
 
 from hearts_env.encoders import EncoderError, make_encoder
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 
 U64 = np.uint64
 
@@ -74,11 +75,8 @@ class RichBatch(BatchEncoder):
 
     def __init__(self, rules: Rules, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
-        deck = rules.deck_obj
-        self.hearts = U64(deck.suit_mask(2))
-        self.qs_bit = U64(1 << deck.card(3, "Q"))
-        self.jc_bit = U64(1 << deck.card(0, "J"))
-        self.jd_bit = U64(1 << deck.card(1, "J"))
+        t = tables_of(rules)
+        self.hearts, self.qs_bit, self.jc_bit, self.jd_bit = U64(t.hearts), U64(t.qs_bit), U64(t.jc_bit), U64(t.jd_bit)
         self.scale = (255.0 if self.dtype == np.uint8 else 1.0) / rules.penalty_total
 
     def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
