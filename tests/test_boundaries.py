@@ -106,3 +106,11 @@ def test_point_values_and_target_are_bounded_not_wrapped():
             totals.append(int(info["points"][i].sum()))
             assert rewards[i] == -info["points"][i][0] and rewards[i] <= 0
     assert all(t == 13 * 3000 + 13 or t == 3 * (13 * 3000 + 13) for t in totals)
+
+
+def test_vector_env_copy_false_reuses_one_buffer():
+    envs = gymnasium.make_vec("hearts_env/Hearts-v0", num_envs=3, backend="numpy", copy=False)
+    obs, info = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    nxt, *_, info = envs.step(np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]]))
+    assert nxt is obs  # the documented speed path: the caller copies what it keeps

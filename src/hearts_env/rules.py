@@ -112,6 +112,7 @@ class Rules:
             raise RulesError(f"deck={self.deck!r} is not valid; valid decks: {', '.join(DECKS)}")
         normalized = _normalize_passing(self.passing)
         object.__setattr__(self, "passing", normalized)
+        object.__setattr__(self, "_schedule", _schedule_of(normalized))  # read per deal: computed once
         hand = self.deck_obj.hand_size
         if self.has_passing and not 1 <= self.pass_count <= hand:
             raise RulesError(f"pass_count={self.pass_count} is not valid; use 1..{hand}, or passing='none'")
@@ -146,19 +147,13 @@ class Rules:
     @property
     def pass_schedule(self) -> tuple[int, ...] | None:
         """Pass offsets by deal index (repeating), or None for a random direction each deal."""
-        if self.passing == "random":
-            return None
-        if self.passing == "rotate":
-            return tuple(PASS_OFFSETS[d] for d in ROTATION)
-        if self.passing == "none":
-            return (0,)
-        return tuple(PASS_OFFSETS[d] for d in self.passing.split(","))
+        return self._schedule
 
     @property
     def one_deal_directions(self) -> tuple[int, ...]:
         """The pass offsets a one-deal episode draws from, uniformly: the schedule's directions
         (each entry counts, so ``"left,left,right"`` weighs left twice), or all four for ``"random"``."""
-        return self.pass_schedule or (0, 1, 2, 3)
+        return self._schedule or (0, 1, 2, 3)
 
     @property
     def penalty_total(self) -> int:
@@ -214,6 +209,16 @@ def _normalize_passing(value: str) -> str:
         return ",".join(parts)
     raise RulesError(f"passing={value!r} is not valid; valid values: {', '.join(PASSING_KEYWORDS)}, "
                      f"a direction ({', '.join(PASS_OFFSETS)}), or a comma-separated schedule of directions")
+
+
+def _schedule_of(passing: str) -> tuple[int, ...] | None:
+    if passing == "random":
+        return None
+    if passing == "rotate":
+        return tuple(PASS_OFFSETS[d] for d in ROTATION)
+    if passing == "none":
+        return (0,)
+    return tuple(PASS_OFFSETS[d] for d in passing.split(","))
 
 
 def _format_value(value: Any) -> str:

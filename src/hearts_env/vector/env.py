@@ -11,7 +11,9 @@ id's vector entry point). Each table plays one deal per episode (rules with ``ga
 default is ``"standard(game=deal)"``), with the same meaning of arguments as the single-table env.
 Each episode's pass direction is drawn per table from ``np_random``, uniformly over the rules'
 schedule (every direction of the rotation; ``passing="left"`` pins one). ``reset`` and ``step``
-return fresh observation arrays (never a buffer they overwrite later), as Gymnasium's vector envs do.
+return fresh observation arrays, as Gymnasium's vector envs do by default; ``copy=False`` (like
+their ``copy`` argument) returns one buffer that the next call overwrites, for callers that copy
+what they keep (a replay buffer, :class:`~hearts_env.vector.sb3.SB3VecEnv`) and want the speed.
 
 - ``observation``: ``"rich"`` (default) or ``"paper260"``, built in batch
   (:mod:`hearts_env.vector.encoders`), ``dtype`` float32 or uint8.
@@ -71,7 +73,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
     def __init__(self, num_envs: int = 16, rules: str | Rules = "standard(game=deal)", observation: str = "rich",
                  dtype: str = "float32", opponents: str | BatchPolicy = "random", seat: int | str = 0,
                  reward: str = "points", illegal_action: str = "raise", illegal_penalty: float = -1.0,
-                 backend: str = "auto", render_mode: str | None = None):
+                 backend: str = "auto", render_mode: str | None = None, copy: bool = True):
         self.rules = make_rules(rules)
         if self.rules.game != "deal":
             raise ValueError("the vector env plays one deal per episode: use rules with game=deal "
@@ -106,6 +108,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._bits = np.uint64(1) << np.arange(n, dtype=np.uint64)
         self.tables: VectorDeals | None = None
+        self.copy = bool(copy)
         self._obs = np.zeros((self.num_envs, self.encoder.size), self.encoder.dtype)
         if self.opponents in ("greedy", "heuristic"):  # fail now, not at the first step, without Numba
             VectorDeals.random(self.rules, 1, np.random.default_rng(0), backend=backend).policy_actions(opponents)
@@ -145,7 +148,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
             finished = done & ~illegal
             reward_seat = actor if self.seat_choice == "all" else self.seats
             rewards[finished] += seat_rewards[finished, reward_seat[finished]]
-            final_obs = self._observe(actor if self.seat_choice == "all" else None)
+            final_obs = self._final_observations(terminated, actor)
             info.update(final_obs=final_obs, _final_obs=terminated, points=tables.points.astype(np.int64),
                         _points=finished, seat_rewards=seat_rewards, _seat_rewards=finished)
             tables.redeal(terminated, self.np_random)
@@ -191,11 +194,20 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         assert self.tables is not None
         return self.tables.current.astype(np.intp) if self.seat_choice == "all" else self.seats.astype(np.intp)
 
-    def _observe(self, seats: np.ndarray | None = None) -> np.ndarray:
-        """A fresh (N, D) array each call, as Gymnasium's vector envs return (the encoder writes into
-        a reused buffer; callers keep what we return)."""
+    def _observe(self) -> np.ndarray:
+        """(N, D) observations: a new array with ``copy=True``, else the reused buffer."""
         assert self.tables is not None
-        return self.encoder.encode(self.tables, self._acting_seats() if seats is None else seats, out=self._obs).copy()
+        return self.encoder.encode(self.tables, self._acting_seats(), out=None if self.copy else self._obs)
+
+    def _final_observations(self, terminated: np.ndarray, actor: np.ndarray) -> np.ndarray:
+        """(N, D), the last observation of each terminated table (rows of the others are zeros): only
+        those tables are encoded, since one-deal episodes of different lengths end on different steps."""
+        assert self.tables is not None
+        rows = np.flatnonzero(terminated)
+        seats = actor if self.seat_choice == "all" else self._acting_seats()
+        final = np.zeros((self.num_envs, self.encoder.size), self.encoder.dtype)
+        final[rows] = self.encoder.encode(self.tables.take(rows), seats[rows].astype(np.intp))
+        return final
 
     def _mask_array(self, masks: np.ndarray) -> np.ndarray:
         return (masks[:, None] & self._bits) != 0

@@ -29,7 +29,7 @@ class SB3VecEnv(VecEnv):
 
     def __init__(self, env: HeartsVectorEnv | None = None, seed: int | None = None, dict_obs: bool = False,
                  **kwargs: Any):
-        self.env = env if env is not None else HeartsVectorEnv(**kwargs)
+        self.env = env if env is not None else HeartsVectorEnv(**{"copy": False, **kwargs})
         self.dict_obs = dict_obs
         space = self.env.single_observation_space
         if dict_obs:
@@ -45,9 +45,9 @@ class SB3VecEnv(VecEnv):
         return self._wrap(obs, info["action_mask"])
 
     def _wrap(self, obs: np.ndarray, masks: np.ndarray) -> Any:
-        if self.dict_obs:  # the vector env's observations are fresh arrays already
-            return {"observation": obs, "action_mask": masks.astype(np.int8)}
-        return obs
+        if self.dict_obs:  # one copy of the env's buffer (copy=False) or of its fresh array
+            return {"observation": obs.copy(), "action_mask": masks.astype(np.int8)}
+        return obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions)
