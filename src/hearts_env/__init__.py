@@ -1,8 +1,7 @@
 """hearts-env: an exact, fast, configurable Hearts engine with PettingZoo and Gymnasium environments.
 
-Layers, each importing only the ones before it: :mod:`~hearts_env.cards` →
-:mod:`~hearts_env.rules` → :mod:`~hearts_env.engine` → :mod:`~hearts_env.match` →
-:mod:`~hearts_env.views` → :mod:`~hearts_env.encoders` → :mod:`~hearts_env.hearts_v0`.
+Layers, each importing only the ones before it (docs/architecture.md): cards → rules → tables →
+engine → match, views → encoders, agents, worlds → vector → envs → arena → cli.
 """
 
 # Importing these registers "hearts_env/hearts-v0" with PettingZoo and "hearts_env/Hearts-v0" with Gymnasium.
