@@ -19,10 +19,10 @@ direction of 0 (hold) skips passing.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from random import Random
 from typing import Any
 
 import numpy as np
@@ -253,14 +253,14 @@ class Deal:
         p = self.played_by
         return p[0] | p[1] | p[2] | p[3]
 
-    def playout(self, rng: random.Random | int | None = None) -> list[int]:
+    def playout(self, rng: Random | int | None = None) -> list[int]:
         """Finish the deal with uniformly random legal passes and plays; returns the points.
 
         The hot loop of Monte Carlo search: the play phase runs in one function over local
         variables. It implements the same rules as :meth:`legal_mask`/:meth:`apply` (a test
         replays every playout through :meth:`apply`) and leaves the deal in the same state.
         """
-        bits = (rng if isinstance(rng, random.Random) else random.Random(rng)).getrandbits
+        bits = (rng if isinstance(rng, Random) else Random(rng)).getrandbits
         if self._phase == _PASS:
             self._legal = -1
             passed, history, pass_count = self.passed, self.history, self._c.pass_count

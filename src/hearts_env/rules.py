@@ -13,6 +13,7 @@ Every option, its meaning and the source of every preset are documented in docs/
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field, fields
@@ -112,7 +113,6 @@ class Rules:
             raise RulesError(f"deck={self.deck!r} is not valid; valid decks: {', '.join(DECKS)}")
         normalized = _normalize_passing(self.passing)
         object.__setattr__(self, "passing", normalized)
-        object.__setattr__(self, "_schedule", _schedule_of(normalized))  # read per deal: computed once
         hand = self.deck_obj.hand_size
         if self.has_passing and not 1 <= self.pass_count <= hand:
             raise RulesError(f"pass_count={self.pass_count} is not valid; use 1..{hand}, or passing='none'")
@@ -144,16 +144,16 @@ class Rules:
     def has_passing(self) -> bool:
         return self.passing != "none"
 
-    @property
+    @functools.cached_property  # read for every deal: computed once (frozen: cached in __dict__)
     def pass_schedule(self) -> tuple[int, ...] | None:
         """Pass offsets by deal index (repeating), or None for a random direction each deal."""
-        return self._schedule
+        return _schedule_of(self.passing)
 
-    @property
+    @functools.cached_property
     def one_deal_directions(self) -> tuple[int, ...]:
         """The pass offsets a one-deal episode draws from, uniformly: the schedule's directions
         (each entry counts, so ``"left,left,right"`` weighs left twice), or all four for ``"random"``."""
-        return self._schedule or (0, 1, 2, 3)
+        return self.pass_schedule or (0, 1, 2, 3)
 
     @property
     def penalty_total(self) -> int:

@@ -64,6 +64,7 @@ class SeatView:
     final_points: tuple[int, ...] | None
     """The deal's points (moon and bonuses applied) once it is over, else None."""
     moon_shooter: int | None
+    _points_taken: tuple[int, int, int, int] | None
 
     @classmethod
     def of(cls, deal: Deal, seat: int, game_scores: tuple[int, ...] | None = None) -> SeatView:
@@ -110,8 +111,9 @@ class SeatView:
         """Points of the cards each seat has taken so far, J♦ bonus included (no moon, no trick bonus)."""
         if self._points_taken is None:
             rules = self.rules
-            self._points_taken = tuple(mask_points(rules, taken) for taken in self.taken)
-        return self._points_taken  # type: ignore[return-value]
+            a, b, c, d = (mask_points(rules, taken) for taken in self.taken)
+            self._points_taken = (a, b, c, d)
+        return self._points_taken
 
     # Derived knowledge ----------------------------------------------------------------------
     @property

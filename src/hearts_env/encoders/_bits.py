@@ -53,7 +53,7 @@ class BitBuffer:
     def __init__(self, size: int, dtype: type | np.dtype):
         self.full = np.zeros(size + 64, dtype=np.dtype(dtype))
         self.buffer = self.full[:size]
-        self.bytes_view = memoryview(self.full).cast("B")
+        self.bytes_view = self.full.data.cast("B")
         """Writable bytes of ``full`` (for ``struct.pack_into`` of non-binary slots)."""
 
     def region(self, start: int, nbits: int) -> Region:

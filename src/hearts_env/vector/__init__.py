@@ -23,7 +23,7 @@ array operations; ``backend="auto"`` (the default) takes Numba when it is instal
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,7 +37,7 @@ from hearts_env.vector import _kernels
 BACKENDS = ("auto", "numba", "numpy")
 
 
-def resolve_backend(backend: str) -> object | None:
+def resolve_backend(backend: str) -> Callable[..., int] | None:
     """The compiled kernels for ``backend`` (None means the NumPy backend)."""
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r} is not valid; valid values: {', '.join(BACKENDS)}")
@@ -72,6 +72,24 @@ def _rule_constants(rules: Rules) -> dict[str, Any]:
 
 class VectorDeals:
     """B deals under one Rules object (see the module docstring)."""
+
+    # per-rules constants, set from _rule_constants (shared by every batch of these rules)
+    _k: np.ndarray
+    _p: np.ndarray
+    n: int
+    rps: int
+    hand_size: int
+    pass_count: int
+    suit_masks: np.ndarray
+    suit_mask_of: np.ndarray
+    hearts: np.uint64
+    qs_bit: np.uint64
+    jd_bit: np.uint64
+    jc_bit: np.uint64
+    scoring_cards: np.uint64
+    first_allowed: np.uint64
+    breaks: np.uint64
+    bits: np.ndarray
 
     def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
                  dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto",
@@ -243,11 +261,12 @@ class VectorDeals:
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """(B,) a uniformly random legal card per table (-1 where done): the k-th legal card for
         ``k = floor(u * count)``, ``u`` one uniform draw per table."""
-        return kth_cards(self.legal_masks(), rng.random(self.size))
+        uniforms: np.ndarray = rng.random(self.size)
+        return kth_cards(self.legal_masks(), uniforms)
 
     def random_step(self, rng: np.random.Generator) -> np.ndarray:
         """``step(random_actions(rng))`` in one pass (fused in the Numba backend); returns the cards."""
-        uniforms = rng.random(self.size)
+        uniforms: np.ndarray = rng.random(self.size)
         if self._jit is None:
             cards = kth_cards(self.legal_masks(), uniforms)
             self.step(cards)
@@ -408,7 +427,8 @@ class VectorDeals:
         points = (np.bitwise_count(taken & self.hearts).astype(np.int64) * r.heart_points
                   + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
                   + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)).astype(np.int64)
-        moon = (taken & self.scoring_cards) == self.scoring_cards if r.moon != "off" else np.zeros_like(taken, bool)
+        moon: np.ndarray = ((taken & self.scoring_cards) == self.scoring_cards if r.moon != "off"
+                            else np.zeros_like(taken, bool))
         has_moon = moon.any(axis=1)
         shooter = np.where(has_moon, moon.argmax(axis=1), -1)
         if has_moon.any():
