@@ -24,6 +24,7 @@ demo: $(VENV)/.core
 
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests
 
 $(VENV)/.bench: $(VENV)/.created pyproject.toml
@@ -35,6 +36,7 @@ bench: $(VENV)/.bench
 
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) .venv-* build *.egg-info src/*.egg-info

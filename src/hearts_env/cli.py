@@ -73,11 +73,11 @@ def _play(args: argparse.Namespace) -> int:
                 deal.apply(card)
                 _announce_trick_end(deal, names)
                 continue
-            card = _ask(deal, me)
-            if card is None:
+            asked = _ask(deal, me)
+            if asked is None:
                 print("\nend of input: game abandoned")
                 return 1
-            deal.apply(card)
+            deal.apply(asked)
             _announce_trick_end(deal, names)
         print(f"deal points: {deal.points}" + (f"; {names[deal.moon_shooter]} shot the moon"
                                                if deal.moon_shooter is not None else ""))
@@ -154,13 +154,14 @@ def _print_deal(deal: Deal, names: list[str], k: int) -> None:
     for s in range(4):
         print(f"  {names[s]:<28} {format_hand(deal.dealt[s], deck)}")
     for event in deal.events():
+        seat = -1 if event.seat is None else event.seat  # the deal and score events belong to no seat
         if event.kind == "receive":
-            print(f"  {names[event.seat]} receives {format_cards(event.cards, deck, symbols=True)}")
+            print(f"  {names[seat]} receives {format_cards(event.cards, deck, symbols=True)}")
         elif event.kind == "trick":
             leader = event.get("leader")
             plays = ", ".join(f"seat {(leader + i) % 4} {card_name(c, deck, symbols=True)}"
                               for i, c in enumerate(event.cards))
-            print(f"trick {event.get('index') + 1}: {plays} -> {names[event.seat]} ({event.get('points')} points)")
+            print(f"trick {event.get('index') + 1}: {plays} -> {names[seat]} ({event.get('points')} points)")
         elif event.kind == "score":
             moon = event.get("moon_shooter")
             print(f"points: {list(event.get('points'))}" + (f"; moon by {names[moon]}" if moon is not None else ""))

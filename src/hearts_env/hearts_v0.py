@@ -205,7 +205,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):
     """Hearts without wrappers. Arguments and behaviour: see the module docstring."""
 
-    metadata = {  # noqa: RUF012 (PettingZoo convention)
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo convention)
         "name": "hearts_v0",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
@@ -252,6 +252,7 @@ class raw_env(AECEnv):
         self._zero_mask.flags.writeable = False
         self._rng: np.random.Generator | None = None
         self._match: Match | None = None
+        self.infos: dict[str, dict[str, Any]] = {}
 
     # Spaces ---------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -347,7 +348,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        deal = self._match.deal  # type: ignore[union-attr]
+        deal = self.match.deal
         legal = deal.legal_mask()
         card = action if type(action) is int else integer_action(action)
         if card is None or card < 0 or not legal >> card & 1:
@@ -370,8 +371,8 @@ class raw_env(AECEnv):
 
     def _play(self, card: int) -> None:
         """Apply one legal card and book every reward it causes into ``self.rewards``."""
-        match = self._match
-        deal = match.deal  # type: ignore[union-attr]
+        match = self.match
+        deal = match.deal
         tricks = deal.trick_index
         deal.apply(card)
         if self.reward_scheme == "dense" and deal.trick_index != tricks:
@@ -384,9 +385,10 @@ class raw_env(AECEnv):
             self._end_deal()
 
     def _end_deal(self) -> None:
-        match = self._match
-        deal = match.deal  # type: ignore[union-attr]
+        match = self.match
+        deal = match.deal
         points = deal.points
+        assert points is not None  # the deal is over
         scheme = self.reward_scheme
         rewards = self.rewards
         agents = self.possible_agents
@@ -394,37 +396,37 @@ class raw_env(AECEnv):
             rewards[agents[s]] += value
         self._dense_paid = [0, 0, 0, 0]
         moon = -1 if deal.moon_shooter is None else deal.moon_shooter
-        if match.is_over:  # type: ignore[union-attr]
-            self._winners = match.winners()  # type: ignore[union-attr]
-            match.next_deal()  # type: ignore[union-attr]  # books the last deal's points
-            for s, value in enumerate(final_rewards(scheme, match.scores)):  # type: ignore[union-attr]
+        if match.is_over:
+            self._winners = match.winners()
+            match.next_deal()  # books the last deal's points
+            for s, value in enumerate(final_rewards(scheme, match.scores)):
                 rewards[agents[s]] += value
             self._game_over = True
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            match.next_deal()  # type: ignore[union-attr]
+            match.next_deal()
         self._set_deal_infos(points, moon)
 
     def _set_deal_infos(self, points: list[int] | None, moon: int) -> None:
         """The info values that change only when a deal ends, one fresh set of arrays per agent
         (built here, never mutated afterwards, so infos kept by a caller stay valid)."""
-        match = self._match
+        match = self.match
         winners = np.zeros(4, np.int8)
         if self._winners is not None:
             winners[self._winners] = 1
-        self._deal_infos = {a: {"deals_done": len(match.history),  # type: ignore[union-attr]
-                                "scores": np.array(match.scores, np.int64),  # type: ignore[union-attr]
+        self._deal_infos = {a: {"deals_done": len(match.history),
+                                "scores": np.array(match.scores, np.int64),
                                 "deal_points": np.array(points or (0, 0, 0, 0), np.int64),
                                 "moon_shooter": moon, "winners": winners.copy()}
                             for a in self.possible_agents}
 
     def _auto_play(self) -> None:
-        match = self._match
+        match = self.match
         while not self._game_over:
-            legal = match.deal.legal_mask()  # type: ignore[union-attr]
+            legal = match.deal.legal_mask()
             if legal & (legal - 1) or not legal:
                 return
-            self._last_seat = match.deal.current  # type: ignore[union-attr]
+            self._last_seat = match.deal.current
             self._play(legal.bit_length() - 1)
 
     def _terminate_illegal(self, agent: str) -> None:
@@ -444,10 +446,10 @@ class raw_env(AECEnv):
 
     def _update(self) -> None:
         """Set agent_selection and rebuild the infos after a reset or a step."""
-        match = self._match
-        deal = match.deal  # type: ignore[union-attr]
+        match = self.match
+        deal = match.deal
         phase = PHASE_DONE if self._game_over else PHASE_PLAY if deal.passes_complete() else PHASE_PASS
-        deal_index = match.deal_index  # type: ignore[union-attr]
+        deal_index = match.deal_index
         agents = self.possible_agents
         deal_infos = self._deal_infos
         self.infos = {a: {"phase": phase, "deal_index": deal_index, **deal_infos[a], "illegal_action": False,
@@ -463,7 +465,7 @@ class raw_env(AECEnv):
     # Observe --------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat_of[agent]
-        deal = self._match.deal  # type: ignore[union-attr]
+        deal = self.match.deal
         obs = self.encoder.encode(SeatView.of(deal, seat)).copy()
         acting = not self._game_over and deal.current == seat
         return {"observation": obs, "action_mask": self._mask.copy() if acting else np.zeros(self._n, np.int8)}
@@ -476,7 +478,7 @@ class raw_env(AECEnv):
             return None
         if self._match is None:
             raise RuntimeError("call reset() before render()")
-        match = self._match
+        match = self.match
         deal = match.deal
         scores = deal.game_scores
         text = render_deal(deal, scores, deal_index=match.deal_index)

@@ -95,6 +95,7 @@ class HeartsEnv(gymnasium.Env):
                                   if dict_obs else self.encoder.space())
         self.match: Match | None = None
         self.seat = 0
+        self._over = False
 
     def _as_agent(self, spec: OpponentSpec) -> Agent:
         if isinstance(spec, str | Agent):
@@ -180,8 +181,10 @@ class HeartsEnv(gymnasium.Env):
         if deal.is_over:
             for seat, agent in self._seat_agents.items():
                 agent.end_deal(SeatView.of(deal, seat))
-            reward += deal_end_rewards(self.reward_scheme, deal.points, self.rules.penalty_total,
-                                       self._dense_paid)[self.seat]
+            points = deal.points
+            assert points is not None
+            rewards = deal_end_rewards(self.reward_scheme, points, self.rules.penalty_total, self._dense_paid)
+            reward += rewards[self.seat]
             self._dense_paid = [0.0] * 4
             if match.next_deal() is None:
                 reward += final_rewards(self.reward_scheme, match.scores)[self.seat]
@@ -203,12 +206,14 @@ class HeartsEnv(gymnasium.Env):
 
     def _mask(self) -> np.ndarray:
         n = self.rules.deck_obj.size
-        deal = self.match.deal  # type: ignore[union-attr]
+        assert self.match is not None
+        deal = self.match.deal
         legal = 0 if self._over or deal.current != self.seat else deal.legal_mask()
         return np.array([(legal >> c) & 1 for c in range(n)], dtype=np.int8)
 
     def _observe(self) -> Any:
-        obs = self.encoder.encode(SeatView.of(self.match.deal, self.seat, tuple(self.match.scores))).copy()  # type: ignore[union-attr]
+        assert self.match is not None
+        obs = self.encoder.encode(SeatView.of(self.match.deal, self.seat, tuple(self.match.scores))).copy()
         return {"observation": obs, "action_mask": self._mask()} if self.dict_obs else obs
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:

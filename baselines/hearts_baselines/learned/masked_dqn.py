@@ -25,7 +25,7 @@ ILLEGAL_Q = -1e8
 class MaskedQNetwork(QNetwork):
     """Q-values with illegal actions pushed to ``ILLEGAL_Q``."""
 
-    def forward(self, obs: dict[str, Any]) -> Any:
+    def forward(self, obs: dict[str, Any]) -> Any:  # type: ignore[override]  # a Dict observation only
         q = super().forward(obs)
         return q.masked_fill(obs["action_mask"] < 0.5, ILLEGAL_Q)
 
@@ -60,6 +60,7 @@ class MaskedDQN(DQN):
 
     def _sample_action(self, learning_starts: int, action_noise: Any = None, n_envs: int = 1) -> tuple[Any, Any]:
         if self.num_timesteps < learning_starts:
+            assert isinstance(self._last_obs, dict)  # a Dict observation carrying the mask
             action = self._legal_sample(self._last_obs["action_mask"])
         else:
             action, _ = self.predict(self._last_obs, deterministic=False)

@@ -99,6 +99,7 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
         while not deal.is_over:
             seat = deal.current
             deal.apply(players[seat].act(SeatView.of(deal, seat)))
+        assert deal.points is not None
         out[i] = deal.points
     return out
 

@@ -83,7 +83,7 @@ class _TreeSearch(SearchAgent):
             points = np.zeros((size, 4), np.int64)
             live = [i for i, world in enumerate(worlds) if not world.is_over]
             for i, world in enumerate(worlds):
-                if world.is_over:
+                if world.points is not None:  # the world's deal is over
                     points[i] = world.points
             if live:
                 points[live] = rollout_points([worlds[i] for i in live], self.rollout, self.rng, self._players)

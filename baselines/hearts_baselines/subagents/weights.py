@@ -79,7 +79,8 @@ def save(netset: NetSet, path: str | Path, **extra: Any) -> Path:
             "sha256": _digest(arrays)}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
+    contents: dict[str, Any] = {"meta": np.array(json.dumps(meta)), **arrays}
+    np.savez_compressed(tmp, **contents)
     tmp.replace(path)
     return path
 

@@ -25,7 +25,7 @@ from gymnasium import spaces
 from hearts_env.rules import Rules, make_rules
 from hearts_env.views import SeatView
 
-DTYPES = {"float32": np.float32, "uint8": np.uint8}
+DTYPES: dict[str, type[np.float32] | type[np.uint8]] = {"float32": np.float32, "uint8": np.uint8}
 
 
 class EncoderError(ValueError):

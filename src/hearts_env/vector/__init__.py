@@ -74,6 +74,7 @@ class VectorDeals:
     """B deals under one Rules object (see the module docstring)."""
 
     # per-rules constants, set from _rule_constants (shared by every batch of these rules)
+    size: int
     _k: np.ndarray
     _p: np.ndarray
     n: int
@@ -324,6 +325,7 @@ class VectorDeals:
 
     def _drive(self, mode: int, cards: np.ndarray = _NO_INT, uniforms: np.ndarray = _NO_FLOAT,
                learner: np.ndarray = _NO_SEAT, out: np.ndarray = _NO_INT, masks: np.ndarray = _NO_U64) -> int:
+        assert self._jit is not None  # callers check the backend first
         return int(self._jit(self._state(), self._k, self._p, mode, cards, uniforms, learner, out, masks))
 
     def _require_jit(self, what: str) -> None:
@@ -429,7 +431,7 @@ class VectorDeals:
                   + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)).astype(np.int64)
         moon: np.ndarray = ((taken & self.scoring_cards) == self.scoring_cards if r.moon != "off"
                             else np.zeros_like(taken, bool))
-        has_moon = moon.any(axis=1)
+        has_moon = np.asarray(moon.any(axis=1))
         shooter = np.where(has_moon, moon.argmax(axis=1), -1)
         if has_moon.any():
             n = r.penalty_total

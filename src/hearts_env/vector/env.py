@@ -110,7 +110,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         self.tables: VectorDeals | None = None
         self.copy = bool(copy)
         self._obs = np.zeros((self.num_envs, self.encoder.size), self.encoder.dtype)
-        if self.opponents in ("greedy", "heuristic"):  # fail now, not at the first step, without Numba
+        if isinstance(opponents, str) and opponents in ("greedy", "heuristic"):  # fail now without Numba
             VectorDeals.random(self.rules, 1, np.random.default_rng(0), backend=backend).policy_actions(opponents)
 
     # Gymnasium API ------------------------------------------------------------------------

@@ -32,8 +32,9 @@ class SB3VecEnv(VecEnv):
         self.env = env if env is not None else HeartsVectorEnv(**{"copy": False, **kwargs})
         self.dict_obs = dict_obs
         space = self.env.single_observation_space
+        self._n_actions = int(self.env.rules.deck_obj.size)
         if dict_obs:
-            n = self.env.single_action_space.n
+            n = self._n_actions
             space = spaces.Dict({"observation": space, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
         super().__init__(self.env.num_envs, space, self.env.single_action_space)
         self._seed = seed
@@ -59,7 +60,7 @@ class SB3VecEnv(VecEnv):
         for i in np.flatnonzero(dones):
             final = info["final_obs"][i]
             if self.dict_obs:  # after the deal's end no action is legal
-                final = {"observation": final, "action_mask": np.zeros(self.action_space.n, np.int8)}
+                final = {"observation": final, "action_mask": np.zeros(self._n_actions, np.int8)}
             infos[i] = {"terminal_observation": final, "TimeLimit.truncated": bool(truncated[i])}
             if info.get("_points") is not None and info["_points"][i]:
                 infos[i]["points"] = info["points"][i].tolist()
