@@ -386,9 +386,9 @@ def main(argv: list[str] | None = None) -> None:
         compare("engine: random play, Deal.playout (deals/s)", engine_playout(), openspiel_python_loop(),
                 "/s", "OpenSpiel, Python loop", args.seconds)
     if args.only in (None, "vector"):
-        from hearts_env.vector import _kernels
+        from hearts_env.vector import numba_available
 
-        backends = ["numba", "numpy"] if _kernels.compiled() is not None else ["numpy"]
+        backends = ["numba", "numpy"] if numba_available() else ["numpy"]
         for backend in backends:
             for size in (1, 64, 1024, 16384):
                 compare(f"vector engine {backend}, B={size} (plays/s)", vector_plays(size, backend), scalar_plays(),
@@ -397,12 +397,12 @@ def main(argv: list[str] | None = None) -> None:
             compare(f"make_vec B=4096, {observation} (steps/s)", vector_env_steps(4096, observation),
                     scalar_env_steps(observation), "/s", "make(), one table", args.seconds / 2, rounds=2)
     if args.only in (None, "search"):
-        from hearts_env.vector import _kernels
+        from hearts_env.vector import numba_available
 
-        for kind in (["numba"] if _kernels.compiled() is not None else []) + ["numpy"]:
+        for kind in (["numba"] if numba_available() else []) + ["numpy"]:
             compare(f"playouts from a mid-deal state, {kind} x1024 (/s)", playouts(kind), playouts("python"),
                     "/s", "Deal.playout, one at a time", args.seconds / 2, rounds=2)
-        if _kernels.compiled() is not None:
+        if numba_available():
             compare("heuristic playouts, numba x1024 (/s)", playouts("numba", policy="heuristic"), playouts("python"),
                     "/s", "Deal.playout (random), one at a time", args.seconds / 2, rounds=2)
         compare("worlds, sample_worlds x128 (/s)", world_sampling(True), world_sampling(False), "/s",

@@ -208,11 +208,14 @@ class Deal:
         new._legal = self._legal
         return new
 
-    def with_hands(self, hands: Sequence[int]) -> Deal:
+    def with_hands(self, hands: Sequence[int], check: bool = True) -> Deal:
         """A copy in the same state with the cards still held redistributed: ``hands`` are four masks
         holding, between them, exactly the cards the seats hold now, each seat as many as now. For
         sampling hidden cards (:mod:`hearts_env.worlds`); only in the play phase of a deal without
-        passes (the copy's dealt hands become ``hands`` plus the cards each seat played)."""
+        passes (the copy's dealt hands become ``hands`` plus the cards each seat played).
+        ``check=False`` skips the checks, for callers that built ``hands`` to satisfy them."""
+        if not check:
+            return self._with_hands_unchecked(list(hands))
         if self._phase != _PLAY or self.passed != [0, 0, 0, 0]:
             raise DealError("with_hands needs a deal in its play phase with no passes")
         hands = list(hands)

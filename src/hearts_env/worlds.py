@@ -241,7 +241,7 @@ def sample_worlds(view: SeatView, rng: np.random.Generator, count: int) -> list[
         template = Deal.from_hands(view.rules, [int(h) for h in starts[0]], pass_direction="hold",
                                    dealer=view.dealer, game_scores=view.game_scores).apply_all(view.plays)
         # the rows satisfy with_hands by construction (hand sizes, the cards still out): skip its checks
-        worlds = [template] + [template._with_hands_unchecked(row) for row in hands[1:count].tolist()]
+        worlds = [template] + [template.with_hands(row, check=False) for row in hands[1:count].tolist()]
     while len(worlds) < count:
         worlds.append(sample_world(view, rng))
     return worlds

@@ -48,6 +48,12 @@ def resolve_backend(backend: str) -> Callable[..., int] | None:
         raise ImportError("backend='numba' needs Numba: pip install 'hearts-env[search]' (or use backend='numpy')")
     return jit
 
+
+def numba_available() -> bool:
+    """Whether the compiled backend can run here (the ``search`` extra installs Numba)."""
+    return _kernels.compiled() is not None
+
+
 U64 = np.uint64
 STATE_FIELDS = ("hands", "passed", "played_by", "phase", "current", "leader", "trick", "trick_count", "trick_mask",
                 "led_mask", "trick_index", "hearts_broken", "taken", "tricks_won", "voids", "trick_winners", "points",
