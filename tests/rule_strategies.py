@@ -30,6 +30,8 @@ RULE_FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "heart_points": _points,
     "queen_of_spades_points": _points,
     "jack_of_clubs_points": _points,
+    "king_of_spades_points": _points,
+    "ace_of_spades_points": _points,
     "jd_bonus": st.booleans(),
     "jd_bonus_points": _points,
     "passing": st.one_of(st.sampled_from(["rotate", "none", "random", "left", "right", "across"]), _schedule),
@@ -54,7 +56,8 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
     values = {name: draw(strategy) for name, strategy in RULE_FIELDS.items()}
     if values["opening_lead"] != "lowest_club":
         values["can_lead_any_club"] = False
-    if values["heart_points"] == values["queen_of_spades_points"] == values["jack_of_clubs_points"] == 0:
+    if not any(values[k] for k in ("heart_points", "queen_of_spades_points", "jack_of_clubs_points",
+                                   "king_of_spades_points", "ace_of_spades_points")):
         values["heart_points"] = 1
     return Rules(**values)
 

@@ -592,6 +592,7 @@ def test_full_deal_trick_points_and_taken_cards():
     ("openspiel(avoid_all_tricks_bonus=true, moon=off)", [26, -5, -5, -5], None),
     ("standard(heart_points=2)", [0, 39, 39, 39], 0),
     ("standard(jack_of_clubs_points=2)", [0, 28, 28, 28], 0),
+    ("standard(king_of_spades_points=10, ace_of_spades_points=7)", [0, 43, 43, 43], 0),
 ])
 def test_moon_modes(spec, points, shooter):
     deal = finish_lowest(Deal.from_hands(spec, SUITS))
@@ -959,3 +960,37 @@ def test_preset_passing_differences():
     assert Deal.random("sturtevant", 0).pass_direction == 0
     assert Deal.random("dutch", 0).pass_direction == 0
     assert {Deal.random("openspiel", seed).pass_direction for seed in range(40)} == {0, 1, 2, 3}
+
+
+BLACK_MARIA = "standard(king_of_spades_points=10, ace_of_spades_points=7, passing=none)"
+
+
+def test_black_maria_penalties_for_the_king_and_ace_of_spades():
+    """Black Maria's K♠ (10) and A♠ (7) beside Q♠ (13): scored, counted in the moon's total (43), barred
+    from the first trick like Q♠, and scored the same by both batched backends."""
+    rules = make_rules(BLACK_MARIA)
+    assert rules.penalty_total == 13 + 13 + 10 + 7
+    assert mask_points(rules, to_mask(parse_cards("KS AS 2H"))) == 18
+    from hearts_env.vector import VectorDeals
+
+    for seed in range(6):  # random deals: each seat scores exactly the cards it took, in every engine
+        start = Deal.random(rules, seed)
+        deal = start.clone()
+        deal.playout(seed)
+        if deal.moon_shooter is None:
+            assert deal.points == [mask_points(rules, deal.taken[s]) for s in range(4)]
+            assert sum(deal.points) == 43
+        for backend in ("numpy", "numba"):
+            tables = VectorDeals.from_deals([start], backend=backend)
+            for card in deal.history:
+                tables.step(np.array([card]))
+            assert tables.points[0].tolist() == deal.points
+    # the first trick bars K♠ now that it scores: seat 1, void in clubs, may not discard it (nor Q♠, hearts)
+    hands = [VOID[0], VOID[1].replace("9S", "KS"), VOID[2].replace("KS", "9S"), VOID[3]]
+    void = Deal.from_hands(rules, hands).apply_all(["2C"])
+    assert void.current == 1 and legal(void) == "4D 5D 6D 7D 8D 6S 7S 8S"
+    plain = Deal.from_hands(BLACK_MARIA.replace("king_of_spades_points=10", "king_of_spades_points=0"), hands)
+    assert legal(plain.apply_all(["2C"])) == "4D 5D 6D 7D 8D 6S 7S 8S KS"  # K♠ worth nothing: allowed
+    # a moon needs the spade honours too
+    moon = finish_lowest(Deal.from_hands(rules, SUITS))
+    assert moon.moon_shooter == 0 and moon.points == [0, 43, 43, 43]

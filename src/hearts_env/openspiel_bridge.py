@@ -29,6 +29,7 @@ OPENSPIEL_FLAGS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "av
 """Rule options that are OpenSpiel game parameters under the same names and semantics."""
 
 _FIXED = {"deck": "standard", "heart_points": 1, "queen_of_spades_points": 13, "jack_of_clubs_points": 0,
+          "king_of_spades_points": 0, "ace_of_spades_points": 0,
           "jd_bonus_points": 10, "avoid_all_tricks_points": 5, "pass_count": 3, "opening_lead": "lowest_club",
           "moon": "add_to_others"}
 

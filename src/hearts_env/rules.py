@@ -57,6 +57,10 @@ class Rules:
     """Penalty for taking Q♠ (5 in the Dutch rules)."""
     jack_of_clubs_points: int = 0
     """Penalty for taking J♣ (2 in the Dutch rules)."""
+    king_of_spades_points: int = 0
+    """Penalty for taking K♠ (Black Maria: 10)."""
+    ace_of_spades_points: int = 0
+    """Penalty for taking A♠ (Black Maria: 7)."""
     jd_bonus: bool = False
     """OpenSpiel's ``jd_bonus``: taking J♦ scores ``-jd_bonus_points``."""
     jd_bonus_points: int = 10
@@ -73,7 +77,7 @@ class Rules:
     leads it to the first trick; ``"left_of_dealer"``: the seat left of the dealer leads any
     card the leading rules allow."""
     no_pts_on_first_trick: bool = True
-    """No penalty card (heart, Q♠, a scoring J♣) on the first trick unless the hand has nothing else."""
+    """No penalty card (heart, Q♠, a scoring J♣, K♠ or A♠) on the first trick unless the hand has nothing else."""
     can_lead_any_club: bool = False
     """With ``opening_lead="lowest_club"``: the opening leader may lead any club."""
     avoid_all_tricks_bonus: bool = False
@@ -127,13 +131,13 @@ class Rules:
             raise RulesError(f"game={self.game!r} is not valid; valid values: {', '.join(GAME_MODES)}")
         if not 1 <= self.target <= MAX_POINTS:
             raise RulesError(f"target={self.target} is not valid; use 1..{MAX_POINTS}")
-        for name in ("heart_points", "queen_of_spades_points", "jack_of_clubs_points",
-                     "jd_bonus_points", "avoid_all_tricks_points"):
+        for name in ("heart_points", "queen_of_spades_points", "jack_of_clubs_points", "king_of_spades_points",
+                     "ace_of_spades_points", "jd_bonus_points", "avoid_all_tricks_points"):
             if not 0 <= getattr(self, name) <= MAX_POINTS:
                 raise RulesError(f"{name}={getattr(self, name)} is not valid; use 0..{MAX_POINTS}")
         if self.penalty_total == 0:
-            raise RulesError("the rules give no penalty points at all (heart_points, "
-                             "queen_of_spades_points and jack_of_clubs_points are all 0)")
+            raise RulesError("the rules give no penalty points at all (heart_points, queen_of_spades_points, "
+                             "jack_of_clubs_points, king_of_spades_points and ace_of_spades_points are all 0)")
 
     # Derived facts -------------------------------------------------------------------------
     @property
@@ -159,7 +163,8 @@ class Rules:
     def penalty_total(self) -> int:
         """Penalty points in one deal: N of the moon rules (26 standard, 15 Dutch)."""
         per_deck = self.deck_obj.ranks_per_suit * self.heart_points
-        return per_deck + self.queen_of_spades_points + self.jack_of_clubs_points
+        return (per_deck + self.queen_of_spades_points + self.jack_of_clubs_points + self.king_of_spades_points
+                + self.ace_of_spades_points)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated)."""

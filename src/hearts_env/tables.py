@@ -39,8 +39,8 @@ K_SIZE = 18
 FLAG_NO_PTS_FIRST, FLAG_LOWEST_CLUB, FLAG_ANY_CLUB, FLAG_HEARTS_FOR_QS, FLAG_JD_BONUS, FLAG_AVOID_BONUS = \
     1, 2, 4, 8, 16, 32
 # Slots of the int64 array P of pack(): point values.
-P_HEART, P_QS, P_JC, P_MOON, P_PENALTY_TOTAL, P_JD, P_AVOID, P_TARGET = range(8)
-P_SIZE = 8
+P_HEART, P_QS, P_JC, P_MOON, P_PENALTY_TOTAL, P_JD, P_AVOID, P_TARGET, P_KS, P_AS = range(10)
+P_SIZE = 10
 # Values of P[P_MOON]
 MOON_OFF, MOON_ADD, MOON_SUBTRACT, MOON_CHOICE = range(4)
 
@@ -77,10 +77,13 @@ class RuleTables:
     jc_bit: int
     high_cards: int
     """The five highest ranks of every suit (T and up in the 52-card deck)."""
+    point_cards: tuple[tuple[int, int], ...]
+    """``(bit, points)`` of each single penalty card that scores under these rules (Q♠, J♣, K♠, A♠)."""
     scoring_cards: int
     """Cards worth points under these rules; taking them all is the moon."""
     penalty_cards: int
-    """Hearts, Q♠, and J♣ when it scores: barred from the first trick, avoided by the bundled players."""
+    """Hearts, Q♠, and every other single card that scores (J♣, K♠, A♠): barred from the first trick,
+    avoided by the bundled players."""
     first_trick_allowed: int
     """``full & ~penalty_cards``: what may be played to the first trick under ``no_pts_on_first_trick``."""
     breaks_hearts: int
@@ -106,17 +109,15 @@ class RuleTables:
     def points_of(self, mask: int) -> int:
         """Points of a set of cards: penalties minus the J♦ bonus (no moon, no trick bonus)."""
         r = self.rules
-        return ((mask & self.hearts).bit_count() * r.heart_points
-                + (r.queen_of_spades_points if mask & self.qs_bit else 0)
-                + (r.jack_of_clubs_points if mask & self.jc_bit else 0)
-                - (r.jd_bonus_points if r.jd_bonus and mask & self.jd_bit else 0))
+        return self.penalty_points_of(mask) - (r.jd_bonus_points if r.jd_bonus and mask & self.jd_bit else 0)
 
     def penalty_points_of(self, mask: int) -> int:
         """Penalty points of a set of cards, without the J♦ bonus."""
-        r = self.rules
-        return ((mask & self.hearts).bit_count() * r.heart_points
-                + (r.queen_of_spades_points if mask & self.qs_bit else 0)
-                + (r.jack_of_clubs_points if mask & self.jc_bit else 0))
+        points = (mask & self.hearts).bit_count() * self.rules.heart_points
+        for bit, value in self.point_cards:
+            if mask & bit:
+                points += value
+        return points
 
     def pack(self) -> tuple[np.ndarray, np.ndarray]:
         """``(K, P)``: uint64 masks and counts, int64 point values, for the Numba kernels (slots above)."""
@@ -142,6 +143,7 @@ class RuleTables:
         p[P_HEART], p[P_QS], p[P_JC], p[P_MOON] = r.heart_points, r.queen_of_spades_points, r.jack_of_clubs_points, moon
         p[P_PENALTY_TOTAL], p[P_JD], p[P_AVOID], p[P_TARGET] = \
             r.penalty_total, r.jd_bonus_points, r.avoid_all_tricks_points, r.target
+        p[P_KS], p[P_AS] = r.king_of_spades_points, r.ace_of_spades_points
         return np.array(k, dtype=np.uint64), np.array(p, dtype=np.int64)
 
 
@@ -168,9 +170,13 @@ def _tables_of(rules: Rules) -> RuleTables:
     qs, ks, as_ = deck.card(SPADES, "Q"), deck.card(SPADES, "K"), deck.card(SPADES, "A")
     jd, jc = deck.card(DIAMONDS, "J"), deck.card(CLUBS, "J")
     hearts, qs_bit, jc_bit = suits[HEARTS], 1 << qs, 1 << jc
-    scoring = ((hearts if rules.heart_points else 0) | (qs_bit if rules.queen_of_spades_points else 0)
-               | (jc_bit if rules.jack_of_clubs_points else 0))
-    penalty = hearts | qs_bit | (jc_bit if rules.jack_of_clubs_points else 0)
+    point_cards = tuple((bit, value) for bit, value in ((qs_bit, rules.queen_of_spades_points),
+                                                        (jc_bit, rules.jack_of_clubs_points),
+                                                        (1 << ks, rules.king_of_spades_points),
+                                                        (1 << as_, rules.ace_of_spades_points)) if value)
+    singles = sum(bit for bit, _ in point_cards)
+    scoring = (hearts if rules.heart_points else 0) | singles
+    penalty = hearts | qs_bit | singles
     return RuleTables(
         rules=rules, deck=deck, size=deck.size, ranks_per_suit=rps, hand_size=deck.hand_size, full=deck.full_mask,
         suits=suits, suit_mask_of=tuple(suits[card // rps] for card in range(deck.size)),
@@ -178,7 +184,8 @@ def _tables_of(rules: Rules) -> RuleTables:
         qs=qs, ks=ks, as_=as_, jd=jd, jc=jc, qs_bit=qs_bit, ks_bit=1 << ks, as_bit=1 << as_, jd_bit=1 << jd,
         jc_bit=jc_bit,
         high_cards=sum(1 << (suit * rps + rank) for suit in range(4) for rank in range(rps - 5, rps)),
-        scoring_cards=scoring, penalty_cards=penalty, first_trick_allowed=deck.full_mask & ~penalty,
+        point_cards=point_cards, scoring_cards=scoring, penalty_cards=penalty,
+        first_trick_allowed=deck.full_mask & ~penalty,
         breaks_hearts=hearts | (qs_bit if rules.qs_breaks_hearts else 0),
         pass_count=rules.pass_count if rules.has_passing else 0, penalty_total=rules.penalty_total,
         lead_lowest_club=rules.opening_lead == "lowest_club",

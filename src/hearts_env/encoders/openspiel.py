@@ -68,6 +68,7 @@ class OpenSpielEncoder(BinaryEncoder):
         if rules.deck != "standard":
             problems.append(f"deck={rules.deck!r} (needs 'standard')")
         expected = {"heart_points": 1, "queen_of_spades_points": 13, "jack_of_clubs_points": 0,
+                    "king_of_spades_points": 0, "ace_of_spades_points": 0,
                     "jd_bonus_points": 10, "avoid_all_tricks_points": 5, "moon": "add_to_others"}
         for name, value in expected.items():
             if getattr(rules, name) != value:

@@ -71,9 +71,10 @@ def _rule_constants(rules: Rules) -> dict[str, Any]:
     k, p = t.pack()
     return {"_k": k, "_p": p, "n": t.size, "rps": t.ranks_per_suit, "hand_size": t.hand_size,
             "suit_masks": suit_masks, "suit_mask_of": suit_masks[np.arange(t.size) // t.ranks_per_suit],
-            "hearts": U64(t.hearts), "qs_bit": U64(t.qs_bit), "jd_bit": U64(t.jd_bit), "jc_bit": U64(t.jc_bit),
+            "hearts": U64(t.hearts), "qs_bit": U64(t.qs_bit), "jd_bit": U64(t.jd_bit),
             "scoring_cards": U64(t.scoring_cards), "first_allowed": U64(t.first_trick_allowed),
-            "breaks": U64(t.breaks_hearts), "bits": t.card_bits, "pass_count": t.pass_count}
+            "breaks": U64(t.breaks_hearts), "bits": t.card_bits, "pass_count": t.pass_count,
+            "point_cards": tuple((U64(bit), value) for bit, value in t.point_cards)}
 
 
 class VectorDeals:
@@ -92,11 +93,11 @@ class VectorDeals:
     hearts: np.uint64
     qs_bit: np.uint64
     jd_bit: np.uint64
-    jc_bit: np.uint64
     scoring_cards: np.uint64
     first_allowed: np.uint64
     breaks: np.uint64
     bits: np.ndarray
+    point_cards: tuple[tuple[np.uint64, int], ...]
 
     def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
                  dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto",
@@ -432,9 +433,7 @@ class VectorDeals:
     def _score(self, t: np.ndarray) -> None:
         r = self.rules
         taken = self.taken[t]
-        points = (np.bitwise_count(taken & self.hearts).astype(np.int64) * r.heart_points
-                  + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
-                  + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)).astype(np.int64)
+        points = penalty_points(taken, self.hearts, r.heart_points, self.point_cards)
         moon: np.ndarray = ((taken & self.scoring_cards) == self.scoring_cards if r.moon != "off"
                             else np.zeros_like(taken, bool))
         has_moon = np.asarray(moon.any(axis=1))
@@ -463,6 +462,16 @@ _ADVANCE_MODES = {"random": _kernels.ADVANCE_RANDOM, "greedy": _kernels.ADVANCE_
                   "heuristic": _kernels.ADVANCE_HEURISTIC}
 POLICIES = tuple(_ADVANCE_MODES)
 """The rule players the batched engine runs itself (``advance``); all but ``"random"`` need Numba."""
+
+
+def penalty_points(taken: np.ndarray, hearts: np.uint64, heart_points: int,
+                   point_cards: tuple[tuple[np.uint64, int], ...]) -> np.ndarray:
+    """Penalty points (int64) of uint64 card masks of any shape, as ``RuleTables.penalty_points_of``:
+    ``point_cards`` are the ``(bit, points)`` of the single scoring cards."""
+    points = np.bitwise_count(taken & hearts).astype(np.int64) * heart_points
+    for bit, value in point_cards:
+        points += np.where(taken & bit, value, 0)
+    return points
 
 
 def kth_cards(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:

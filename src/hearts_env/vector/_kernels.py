@@ -43,10 +43,12 @@ from hearts_env.tables import (
     MOON_ADD,
     MOON_CHOICE,
     MOON_SUBTRACT,
+    P_AS,
     P_AVOID,
     P_HEART,
     P_JC,
     P_JD,
+    P_KS,
     P_MOON,
     P_PENALTY_TOTAL,
     P_QS,
@@ -118,12 +120,7 @@ def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P)
     shooter = -1
     for s in range(4):
         t = taken[i, s]
-        pts = _popcount(t & K[K_HEARTS]) * P[P_HEART]
-        if t & K[K_QS_BIT]:
-            pts += P[P_QS]
-        if t & K[K_JC_BIT]:
-            pts += P[P_JC]
-        points[i, s] = pts
+        points[i, s] = _penalty_points(t, K, P)
         if P[P_MOON] != 0 and (t & K[K_SCORING]) == K[K_SCORING]:
             shooter = s
     if shooter >= 0:
@@ -224,13 +221,23 @@ def _greedy(legal, passing, played, trick_count, trick_mask, led_mask, rps, qs_b
     return _lowest_card(following)
 
 
-def _points(mask, K, P):
-    """Points of a set of cards (penalties minus the J♦ bonus), as ``hearts_env.engine.mask_points``."""
+def _penalty_points(mask, K, P):
+    """Penalty points of a set of cards, as ``RuleTables.penalty_points_of`` (a card worth 0 adds 0)."""
     pts = _popcount(mask & K[K_HEARTS]) * P[P_HEART]
     if mask & K[K_QS_BIT]:
         pts += P[P_QS]
     if mask & K[K_JC_BIT]:
         pts += P[P_JC]
+    if mask & K[K_KS_BIT]:
+        pts += P[P_KS]
+    if mask & K[K_AS_BIT]:
+        pts += P[P_AS]
+    return pts
+
+
+def _points(mask, K, P):
+    """Points of a set of cards (penalties minus the J♦ bonus), as ``hearts_env.engine.mask_points``."""
+    pts = _penalty_points(mask, K, P)
     if K[K_FLAGS] & np.uint64(FLAG_JD_BONUS) and mask & K[K_JD_BIT]:
         pts -= P[P_JD]
     return pts
@@ -516,8 +523,9 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
     return -1
 
 
-_HELPERS = ("_popcount", "_lowest_card", "_highest_card", "_start_play", "_exchange", "_score", "_kth_card",
-            "_first_highest_rank", "_greedy", "_points", "_min_rank_short_suit", "_heuristic", "_heuristic_pass")
+_HELPERS = ("_popcount", "_lowest_card", "_highest_card", "_start_play", "_exchange", "_penalty_points", "_score",
+            "_kth_card", "_first_highest_rank", "_greedy", "_points", "_min_rank_short_suit", "_heuristic",
+            "_heuristic_pass")
 
 
 def compiled():

@@ -15,6 +15,7 @@ import numpy as np
 from hearts_env.encoders import EncoderError, make_encoder
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
+from hearts_env.vector import penalty_points
 
 U64 = np.uint64
 
@@ -76,7 +77,8 @@ class RichBatch(BatchEncoder):
     def __init__(self, rules: Rules, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
         t = tables_of(rules)
-        self.hearts, self.qs_bit, self.jc_bit, self.jd_bit = U64(t.hearts), U64(t.qs_bit), U64(t.jc_bit), U64(t.jd_bit)
+        self.hearts, self.qs_bit, self.jd_bit = U64(t.hearts), U64(t.qs_bit), U64(t.jd_bit)
+        self.point_cards = tuple((U64(bit), value) for bit, value in t.point_cards)
         self.scale = (255.0 if self.dtype == np.uint8 else 1.0) / rules.penalty_total
 
     def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -106,9 +108,7 @@ class RichBatch(BatchEncoder):
         voids = tables.voids[rows, rel]  # (B, 4) uint8
         f[:, :16] = np.unpackbits(voids[:, :, None], axis=2, bitorder="little")[:, :, :4].reshape(b, 16)
         taken = tables.taken[rows, rel]  # (B, 4)
-        points = (np.bitwise_count(taken & self.hearts).astype(np.float64) * r.heart_points
-                  + np.where(taken & self.qs_bit, r.queen_of_spades_points, 0)
-                  + np.where(taken & self.jc_bit, r.jack_of_clubs_points, 0)) * self.scale
+        points = penalty_points(taken, self.hearts, r.heart_points, self.point_cards) * self.scale
         f[:, 16:20] = np.round(points) if self.dtype == np.uint8 else points
         scores = np.clip(tables.game_scores[rows, rel] / r.target, 0.0, 1.0)  # (B, 4): the game before this deal
         f[:, 20:24] = np.round(255 * scores) if self.dtype == np.uint8 else scores
