@@ -172,7 +172,7 @@ from pettingzoo.utils import wrappers
 
 from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
-from hearts_env.engine import Deal, DealError, IllegalActionError
+from hearts_env.engine import Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.render import render_deal
 from hearts_env.rewards import REWARD_SCHEMES, check_scheme, deal_end_rewards, final_rewards
@@ -186,8 +186,8 @@ ENV_ID = "hearts_env/hearts-v0"
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 _OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
-PHASE_PASS, PHASE_PLAY, PHASE_DONE = 0, 1, 2
-"""Values of ``info["phase"]``."""
+PHASE_PASS, PHASE_PLAY, PHASE_DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)
+"""Values of ``info["phase"]``: the engine's :class:`~hearts_env.engine.Phase` as plain ints (0, 1, 2)."""
 
 
 def env(**kwargs: Any) -> AECEnv:
