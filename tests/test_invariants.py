@@ -188,3 +188,31 @@ def test_match_to_target(preset, moon, target, seed):
     low = min(scores)
     assert match.winners() == [s for s in range(4) if scores[s] == low]
     assert match.winners() and all(scores[w] <= scores[s] for w in match.winners() for s in range(4))
+
+
+@SETTINGS
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 70))
+def test_every_illegal_card_names_the_rule_it_breaks(rules, seed, cut):
+    """At any point of any deal, applying any card outside the legal set raises IllegalActionError with a
+    BrokenRule (never a vague or missing reason) and leaves the deal as it was."""
+    from hearts_env.engine import BrokenRule, IllegalActionError
+
+    rnd = random.Random(seed)
+    deal = Deal.random(rules, seed)
+    for _ in range(cut):
+        if deal.is_over:
+            break
+        deal.apply(rnd.choice(deal.legal_cards()))
+    if deal.is_over:
+        return
+    history, legal = list(deal.history), deal.legal_mask()
+    for card in range(deal.deck.size):
+        if legal >> card & 1:
+            continue
+        try:
+            deal.apply(card)
+        except IllegalActionError as e:
+            assert isinstance(e.rule, BrokenRule) and str(e.rule) in str(e)
+        else:
+            raise AssertionError(f"card {card} outside the legal set was accepted")
+        assert deal.history == history and deal.legal_mask() == legal

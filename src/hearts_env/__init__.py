@@ -6,12 +6,12 @@ engine → match, views → encoders, agents, worlds → vector → envs → are
 
 # Importing these registers "hearts_env/hearts-v0" with PettingZoo and "hearts_env/Hearts-v0" with Gymnasium.
 from hearts_env import hearts_v0, single_agent
-from hearts_env.engine import Deal, DealError, IllegalActionError, Phase
+from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
 from hearts_env.views import SeatView
 
 __version__ = "0.1.1"
 
-__all__ = ["PRESETS", "Deal", "DealError", "IllegalActionError", "Match", "Phase", "Rules", "RulesError",
+__all__ = ["PRESETS", "BrokenRule", "Deal", "DealError", "IllegalActionError", "Match", "Phase", "Rules", "RulesError",
            "SeatView", "__version__", "hearts_v0", "make_rules", "single_agent"]

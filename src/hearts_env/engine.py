@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 from random import Random
 from typing import Any
 
 import numpy as np
 
-from hearts_env.cards import NUM_SEATS, Deck, card_name, format_cards, parse_cards, to_mask
+from hearts_env.cards import NUM_SEATS, SUIT_NAMES, Deck, card_name, format_cards, parse_cards, to_mask
 from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_direction, make_rules
 from hearts_env.tables import RuleTables, tables_of
 
@@ -41,10 +41,29 @@ class Phase(IntEnum):
 _PASS, _PLAY, _DONE = 0, 1, 2  # plain ints on the hot path (enum member access is slow)
 
 
+class BrokenRule(str, Enum):
+    """Which rule an illegal action broke (``IllegalActionError.rule``); equal to its string value."""
+
+    NOT_A_CARD = "not a card"
+    DEAL_OVER = "deal over"
+    PASS = "pass"
+    IN_HAND = "in hand"
+    FOLLOW_SUIT = "follow suit"
+    OPENING_LEAD = "opening lead"
+    NO_PTS_ON_FIRST_TRICK = "no_pts_on_first_trick"
+    MUST_BREAK_HEARTS = "must_break_hearts"
+    HEARTS_INSTEAD_OF_QS = "can_lead_hearts_instead_of_qs"
+    BATCH = "vector"
+    """Raised by the batched engine, which names the table and the legal cards but not the rule."""
+
+    def __str__(self) -> str:  # the value in messages and f-strings, on every Python version
+        return str(self.value)
+
+
 class IllegalActionError(ValueError):
     """A card that may not be played or passed now; names the broken rule and the legal cards."""
 
-    def __init__(self, message: str, *, seat: int | None, card: Any, rule: str, legal: Sequence[int]):
+    def __init__(self, message: str, *, seat: int | None, card: Any, rule: BrokenRule, legal: Sequence[int]):
         super().__init__(message)
         self.seat = seat
         self.card = card
@@ -586,10 +605,10 @@ class Deal:
         if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < c.size:
             raise IllegalActionError(f"{card!r} is not a card id of the {c.deck.name} deck (0..{c.size - 1}); "
                                      f"legal now: {legal_names}", seat=self.current_or_none, card=card,
-                                     rule="not a card", legal=legal)
+                                     rule=BrokenRule.NOT_A_CARD, legal=legal)
         if self._phase == _DONE:
             raise IllegalActionError("the deal is over; no card can be played", seat=None, card=card,
-                                     rule="deal over", legal=[])
+                                     rule=BrokenRule.DEAL_OVER, legal=[])
         seat = self.current
         name = card_name(card, c.deck)
         rule, why = self._broken_rule(card)
@@ -601,32 +620,32 @@ class Deal:
     def current_or_none(self) -> int | None:
         return None if self._phase == _DONE else self.current
 
-    def _broken_rule(self, card: int) -> tuple[str, str]:
+    def _broken_rule(self, card: int) -> tuple[BrokenRule, str]:
         c = self._c
         bit = 1 << card
         seat = self.current
         if self._phase == _PASS:
             if self.passed[seat] & bit:
-                return "pass", "it is already chosen to pass"
-            return "pass", "it is not in the hand"
+                return BrokenRule.PASS, "it is already chosen to pass"
+            return BrokenRule.PASS, "it is not in the hand"
         hand = self.hands[seat]
         if not hand & bit:
-            return "in hand", "it is not in the hand"
+            return BrokenRule.IN_HAND, "it is not in the hand"
         if self.trick:
             led = self.trick[0] // c.ranks_per_suit
             if hand & c.suits[led]:
-                return "follow suit", f"the hand holds {('clubs', 'diamonds', 'hearts', 'spades')[led]}, the suit led"
+                return BrokenRule.FOLLOW_SUIT, f"the hand holds {SUIT_NAMES[led]}, the suit led"
         elif self.trick_index == 0 and c.lead_lowest_club:
             if c.rules.can_lead_any_club:
-                return "opening lead", "the first trick must be led with a club"
-            return "opening lead", f"the first trick must be led with {card_name(0, c.deck)}"
+                return BrokenRule.OPENING_LEAD, "the first trick must be led with a club"
+            return BrokenRule.OPENING_LEAD, f"the first trick must be led with {card_name(0, c.deck)}"
         if self.trick_index == 0 and c.rules.no_pts_on_first_trick and bit & ~c.first_trick_allowed:
-            return "no_pts_on_first_trick", "no penalty card may be played on the first trick"
+            return BrokenRule.NO_PTS_ON_FIRST_TRICK, "no penalty card may be played on the first trick"
         if not self.trick and bit & c.hearts and not self.hearts_broken:
-            return "must_break_hearts", "hearts may not be led before they are broken"
+            return BrokenRule.MUST_BREAK_HEARTS, "hearts may not be led before they are broken"
         if not self.trick and c.rules.can_lead_hearts_instead_of_qs:
-            return "can_lead_hearts_instead_of_qs", "a heart must be led rather than Q♠"
-        return "unknown", "it is not allowed now"
+            return BrokenRule.HEARTS_INSTEAD_OF_QS, "a heart must be led rather than Q♠"
+        raise AssertionError(f"card {card} is illegal for no known rule")  # legal_mask and this disagree
 
     # Events -----------------------------------------------------------------------------
     def events(self) -> list[Event]:

@@ -172,7 +172,7 @@ from pettingzoo.utils import wrappers
 
 from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
-from hearts_env.engine import Deal, DealError, IllegalActionError, Phase
+from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.render import render_deal
 from hearts_env.rewards import REWARD_SCHEMES, check_scheme, deal_end_rewards, final_rewards
@@ -355,7 +355,7 @@ class raw_env(AECEnv):
             if self.illegal_action == "raise":
                 deal.apply(action)  # raises IllegalActionError naming the rule and the legal cards
                 raise IllegalActionError(f"{action!r} is not a legal action", seat=deal.current, card=action,
-                                         rule="not a card", legal=deal.legal_cards())
+                                         rule=BrokenRule.NOT_A_CARD, legal=deal.legal_cards())
             self._terminate_illegal(agent)
             return
         self._cumulative_rewards[agent] = 0.0

@@ -47,7 +47,7 @@ from hearts_env.actions import integer_action
 from hearts_env.agents import Agent, make_agent
 from hearts_env.agents.adapters import PolicyAgent
 from hearts_env.encoders import make_encoder
-from hearts_env.engine import IllegalActionError
+from hearts_env.engine import BrokenRule, IllegalActionError
 from hearts_env.match import Match
 from hearts_env.render import render_deal
 from hearts_env.rewards import check_scheme, deal_end_rewards, final_rewards
@@ -134,8 +134,8 @@ class HeartsEnv(gymnasium.Env):
         if not 0 <= card < self.rules.deck_obj.size or not deal.legal_mask() >> card & 1:
             if self.illegal_action == "raise":
                 deal.apply(card)  # raises IllegalActionError naming the rule and the legal cards
-                raise IllegalActionError(f"{action!r} is not legal", seat=self.seat, card=action, rule="not a card",
-                                         legal=deal.legal_cards())
+                raise IllegalActionError(f"{action!r} is not legal", seat=self.seat, card=action,
+                                         rule=BrokenRule.NOT_A_CARD, legal=deal.legal_cards())
             self._over = True
             return self._observe(), self.illegal_penalty, True, False, self._info(illegal=True)
         reward = self._pending + self._apply(card)

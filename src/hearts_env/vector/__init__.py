@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from hearts_env.cards import CLUBS, format_cards
-from hearts_env.engine import Deal, IllegalActionError, Phase
+from hearts_env.engine import BrokenRule, Deal, IllegalActionError, Phase
 from hearts_env.rules import Rules, draw_pass_directions, make_rules
 from hearts_env.tables import tables_of
 from hearts_env.vector import _kernels
@@ -378,7 +378,7 @@ class VectorDeals:
         seat = int(self.current[i])
         names = format_cards(int(legal[i]), self.rules.deck_obj)
         raise IllegalActionError(f"table {i}: card {int(cards[i])} is not legal for seat {seat}; legal cards: {names}",
-                                 seat=seat, card=int(cards[i]), rule="vector",
+                                 seat=seat, card=int(cards[i]), rule=BrokenRule.BATCH,
                                  legal=[c for c in range(self.n) if int(legal[i]) >> c & 1])
 
     def _exchange(self, tables: np.ndarray) -> None:

@@ -55,7 +55,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from hearts_env.actions import integer_actions
-from hearts_env.engine import IllegalActionError
+from hearts_env.engine import BrokenRule, IllegalActionError
 from hearts_env.rewards import check_scheme
 from hearts_env.rules import Rules, make_rules
 from hearts_env.vector import POLICIES, VectorDeals, kth_cards
@@ -135,7 +135,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         if illegal.any():
             if self.illegal_action == "raise":
                 tables.step(actions)  # raises, naming the table, the seat and the legal cards
-                raise IllegalActionError("illegal action", seat=None, card=None, rule="vector", legal=[])
+                raise IllegalActionError("illegal action", seat=None, card=None, rule=BrokenRule.BATCH, legal=[])
             rewards[illegal] = self.illegal_penalty
         actor = tables.current.copy()
         tables.step(np.where(illegal, -2, actions), only=~illegal)
