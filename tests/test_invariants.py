@@ -44,6 +44,17 @@ def check_points(deal: Deal) -> None:
         assert deal.points == (subtract if loses else add)
 
 
+def deal_after(rules, seed: int, cut: int) -> Deal:
+    """A shuffled deal after up to ``cut`` random legal actions (passing, mid-trick, or over)."""
+    rnd = random.Random(seed)
+    deal = Deal.random(rules, seed)
+    for _ in range(cut):
+        if deal.is_over:
+            break
+        deal.apply(rnd.choice(deal.legal_cards()))
+    return deal
+
+
 def play_checked(deal: Deal, rnd: random.Random) -> None:
     """Play random legal cards to the end, checking the invariants before every action."""
     size, hand_size = deal.deck.size, deal.deck.hand_size
@@ -136,12 +147,7 @@ def test_same_seed_same_game(rules, seed):
 @SETTINGS
 @given(rules=rules_strategy(), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 70))
 def test_clone_then_diverge_leaves_the_original_alone(rules, seed, cut):
-    rnd = random.Random(seed)
-    deal = Deal.random(rules, seed)
-    for _ in range(cut):
-        if deal.is_over:
-            break
-        deal.apply(rnd.choice(deal.legal_cards()))
+    deal = deal_after(rules, seed, cut)
     state = {name: _copy(getattr(deal, name)) for name in Deal.__slots__ if name not in ("_c", "_legal")}
     legal = deal.legal_mask()
     copy = deal.clone()
@@ -197,12 +203,7 @@ def test_every_illegal_card_names_the_rule_it_breaks(rules, seed, cut):
     BrokenRule (never a vague or missing reason) and leaves the deal as it was."""
     from hearts_env.engine import BrokenRule, IllegalActionError
 
-    rnd = random.Random(seed)
-    deal = Deal.random(rules, seed)
-    for _ in range(cut):
-        if deal.is_over:
-            break
-        deal.apply(rnd.choice(deal.legal_cards()))
+    deal = deal_after(rules, seed, cut)
     if deal.is_over:
         return
     history, legal = list(deal.history), deal.legal_mask()

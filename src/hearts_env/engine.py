@@ -166,12 +166,8 @@ class Deal:
             if union & mask:
                 raise DealError(f"hand {seat} repeats cards held by another hand: {format_cards(union & mask, c.deck)}")
             union |= mask
-        direction = direction_offset(pass_direction)
-        if direction and not c.pass_count:
-            raise DealError(f"these rules have no passing (passing={rules.passing!r}); use pass_direction='hold'")
-        if dealer not in range(NUM_SEATS) or isinstance(dealer, bool | float):
-            raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
-        return cls(rules, masks, direction, dealer, validate_scores(game_scores, "game_scores"))
+        direction = _passable_direction(rules, pass_direction)
+        return cls(rules, masks, direction, _seat(dealer), validate_scores(game_scores, "game_scores"))
 
     @classmethod
     def random(cls, rules: Rules | str, seed: int | np.random.Generator | None = None,
@@ -183,19 +179,12 @@ class Deal:
         rules = make_rules(rules) if isinstance(rules, str) else rules
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         c = tables_of(rules)
-        if pass_direction is None:
-            direction = draw_pass_direction(rules, rng)
-        else:
-            direction = direction_offset(pass_direction)
-            if direction and not c.pass_count:
-                raise DealError(f"these rules have no passing (passing={rules.passing!r}); "
-                                f"use pass_direction='hold' or None")
+        direction = draw_pass_direction(rules, rng) if pass_direction is None else \
+            _passable_direction(rules, pass_direction)
         shuffled = c.card_bits.copy()
         rng.shuffle(shuffled)
         hands = np.add.reduceat(shuffled, c.hand_starts).tolist()
-        if dealer not in range(NUM_SEATS) or isinstance(dealer, bool | float):
-            raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
-        return cls(rules, hands, direction, int(dealer), validate_scores(game_scores, "game_scores"))
+        return cls(rules, hands, direction, _seat(dealer), validate_scores(game_scores, "game_scores"))
 
     def clone(self) -> Deal:
         """An independent copy (fast: shares only immutable data)."""
@@ -708,6 +697,20 @@ def validate_scores(scores: Sequence[int] | None, what: str = "scores") -> tuple
         if isinstance(v, bool | np.bool_) or not isinstance(v, int | np.integer):
             raise DealError(f"{what} must be integers, got {v!r} in {scores!r}")
     return tuple(int(v) for v in values)
+
+
+def _passable_direction(rules: Rules, direction: int | str) -> int:
+    """The offset of ``direction``, refused when it passes under rules that never pass."""
+    offset = direction_offset(direction)
+    if offset and not tables_of(rules).pass_count:
+        raise DealError(f"these rules have no passing (passing={rules.passing!r}); use pass_direction='hold'")
+    return offset
+
+
+def _seat(dealer: Any) -> int:
+    if isinstance(dealer, bool | float) or dealer not in range(NUM_SEATS):
+        raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
+    return int(dealer)
 
 
 def direction_offset(direction: int | str) -> int:

@@ -300,7 +300,6 @@ class raw_env(AECEnv):
         self._winners: list[int] | None = None
         self._dense_paid = [0, 0, 0, 0]
         self._mask = self._zero_mask
-        self._illegal_agent: str | None = None
         self._set_deal_infos(None, -1)
         self._last_seat = 3
         self._skip_agent_selection = None

@@ -52,7 +52,7 @@ class Records:
 
 
 def penalty_mask(rules: Rules) -> int:
-    """Hearts, Q♠, and J♣ when it scores (:attr:`hearts_env.tables.RuleTables.penalty_cards`)."""
+    """Hearts, Q♠, and every other single card that scores (:attr:`hearts_env.tables.RuleTables.penalty_cards`)."""
     return tables_of(rules).penalty_cards
 
 

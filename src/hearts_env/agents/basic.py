@@ -31,10 +31,6 @@ from hearts_env.tables import RuleTables, tables_of
 from hearts_env.views import SeatView
 
 
-def _cards(view: SeatView) -> RuleTables:
-    return tables_of(view.rules)
-
-
 def _winning_card(view: SeatView, c: RuleTables) -> int:
     led = c.suit_of(view.trick[0])
     return max(card for card in view.trick if c.suit_of(card) == led)
@@ -56,7 +52,7 @@ class GreedyAgent(Agent):
     name = "greedy"
 
     def act(self, view: SeatView) -> int:
-        c = _cards(view)
+        c = tables_of(view.rules)
         legal = list(iter_cards(view.legal))
         if view.phase.name == "PASS":
             return max(legal, key=lambda card: _pass_danger(card, view.hand, c, guard=False))
@@ -110,7 +106,7 @@ class HeuristicAgent(Agent):
         self.shoot = shoot
 
     def act(self, view: SeatView) -> int:
-        c = _cards(view)
+        c = tables_of(view.rules)
         legal = list(iter_cards(view.legal))
         if len(legal) == 1:
             return legal[0]

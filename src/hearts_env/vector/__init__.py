@@ -31,7 +31,7 @@ import numpy as np
 from hearts_env.cards import CLUBS, format_cards
 from hearts_env.engine import BrokenRule, Deal, IllegalActionError, Phase
 from hearts_env.rules import Rules, draw_pass_directions, make_rules
-from hearts_env.tables import tables_of
+from hearts_env.tables import RuleTables, tables_of
 from hearts_env.vector import _kernels
 
 BACKENDS = ("auto", "numba", "numpy")
@@ -73,8 +73,7 @@ def _rule_constants(rules: Rules) -> dict[str, Any]:
             "suit_masks": suit_masks, "suit_mask_of": suit_masks[np.arange(t.size) // t.ranks_per_suit],
             "hearts": U64(t.hearts), "qs_bit": U64(t.qs_bit), "jd_bit": U64(t.jd_bit),
             "scoring_cards": U64(t.scoring_cards), "first_allowed": U64(t.first_trick_allowed),
-            "breaks": U64(t.breaks_hearts), "bits": t.card_bits, "pass_count": t.pass_count,
-            "point_cards": tuple((U64(bit), value) for bit, value in t.point_cards)}
+            "breaks": U64(t.breaks_hearts), "bits": t.card_bits, "pass_count": t.pass_count}
 
 
 class VectorDeals:
@@ -97,7 +96,6 @@ class VectorDeals:
     first_allowed: np.uint64
     breaks: np.uint64
     bits: np.ndarray
-    point_cards: tuple[tuple[np.uint64, int], ...]
 
     def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
                  dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto",
@@ -433,7 +431,7 @@ class VectorDeals:
     def _score(self, t: np.ndarray) -> None:
         r = self.rules
         taken = self.taken[t]
-        points = penalty_points(taken, self.hearts, r.heart_points, self.point_cards)
+        points = penalty_points(taken, tables_of(r))
         moon: np.ndarray = ((taken & self.scoring_cards) == self.scoring_cards if r.moon != "off"
                             else np.zeros_like(taken, bool))
         has_moon = np.asarray(moon.any(axis=1))
@@ -464,13 +462,11 @@ POLICIES = tuple(_ADVANCE_MODES)
 """The rule players the batched engine runs itself (``advance``); all but ``"random"`` need Numba."""
 
 
-def penalty_points(taken: np.ndarray, hearts: np.uint64, heart_points: int,
-                   point_cards: tuple[tuple[np.uint64, int], ...]) -> np.ndarray:
-    """Penalty points (int64) of uint64 card masks of any shape, as ``RuleTables.penalty_points_of``:
-    ``point_cards`` are the ``(bit, points)`` of the single scoring cards."""
-    points = np.bitwise_count(taken & hearts).astype(np.int64) * heart_points
-    for bit, value in point_cards:
-        points += np.where(taken & bit, value, 0)
+def penalty_points(taken: np.ndarray, tables: RuleTables) -> np.ndarray:
+    """Penalty points (int64) of uint64 card masks of any shape, as ``RuleTables.penalty_points_of``."""
+    points = np.bitwise_count(taken & U64(tables.hearts)).astype(np.int64) * tables.rules.heart_points
+    for bit, value in tables.point_cards:
+        points += np.where(taken & U64(bit), value, 0)
     return points
 
 

@@ -76,9 +76,8 @@ class RichBatch(BatchEncoder):
 
     def __init__(self, rules: Rules, dtype: str | type = "float32"):
         super().__init__(rules, dtype)
-        t = tables_of(rules)
-        self.hearts, self.qs_bit, self.jd_bit = U64(t.hearts), U64(t.qs_bit), U64(t.jd_bit)
-        self.point_cards = tuple((U64(bit), value) for bit, value in t.point_cards)
+        self.tables = t = tables_of(rules)
+        self.qs_bit, self.jd_bit = U64(t.qs_bit), U64(t.jd_bit)
         self.scale = (255.0 if self.dtype == np.uint8 else 1.0) / rules.penalty_total
 
     def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -108,7 +107,7 @@ class RichBatch(BatchEncoder):
         voids = tables.voids[rows, rel]  # (B, 4) uint8
         f[:, :16] = np.unpackbits(voids[:, :, None], axis=2, bitorder="little")[:, :, :4].reshape(b, 16)
         taken = tables.taken[rows, rel]  # (B, 4)
-        points = penalty_points(taken, self.hearts, r.heart_points, self.point_cards) * self.scale
+        points = penalty_points(taken, self.tables) * self.scale
         f[:, 16:20] = np.round(points) if self.dtype == np.uint8 else points
         scores = np.clip(tables.game_scores[rows, rel] / r.target, 0.0, 1.0)  # (B, 4): the game before this deal
         f[:, 20:24] = np.round(255 * scores) if self.dtype == np.uint8 else scores
