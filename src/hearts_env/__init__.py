@@ -1,7 +1,7 @@
 """hearts-env: an exact, fast, configurable Hearts engine with PettingZoo and Gymnasium environments.
 
 Layers, each importing only the ones before it (docs/architecture.md): cards → rules → tables →
-engine → match, views → encoders, agents, worlds → vector → envs → arena → cli.
+illegal, scoring, events → engine → match, views → encoders, agents, worlds → vector → envs → arena → cli.
 """
 
 # Importing these registers "hearts_env/hearts-v0" with PettingZoo and "hearts_env/Hearts-v0" with Gymnasium.

@@ -8,7 +8,9 @@ pure Python over ints: this class is the hot loop of search agents and of the en
 >>> from hearts_env.rules import make_rules
 >>> deal = Deal.random(make_rules("openspiel"), seed=0)
 >>> while not deal.is_over:
-...     deal.apply(deal.legal_cards()[0])
+...     trick = deal.apply(deal.legal_cards()[0])  # the trick the card completed, or None
+>>> trick.index, sum(trick.cards) >= 0
+(12, True)
 >>> sum(deal.points) in (26, 78)
 True
 
@@ -20,16 +22,21 @@ direction of 0 (hold) skips passing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import IntEnum
 from random import Random
 from typing import Any
 
 import numpy as np
 
-from hearts_env.cards import NUM_SEATS, SUIT_NAMES, Deck, card_name, format_cards, parse_cards, to_mask
+from hearts_env.cards import NUM_SEATS, Deck, card_name, format_cards, parse_cards, to_mask
+from hearts_env.events import DealStarted, Event, Passed, Played, Received, Scored, Trick, TrickTaken
+from hearts_env.illegal import BrokenRule, IllegalActionError, broken_pass, broken_play
 from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_direction, make_rules
+from hearts_env.scoring import score_deal
 from hearts_env.tables import RuleTables, tables_of
+
+__all__ = ["BrokenRule", "Deal", "DealError", "Event", "IllegalActionError", "Phase", "Trick", "direction_offset",
+           "mask_points", "validate_scores"]
 
 
 class Phase(IntEnum):
@@ -41,56 +48,8 @@ class Phase(IntEnum):
 _PASS, _PLAY, _DONE = 0, 1, 2  # plain ints on the hot path (enum member access is slow)
 
 
-class BrokenRule(str, Enum):
-    """Which rule an illegal action broke (``IllegalActionError.rule``); equal to its string value."""
-
-    NOT_A_CARD = "not a card"
-    DEAL_OVER = "deal over"
-    PASS = "pass"
-    IN_HAND = "in hand"
-    FOLLOW_SUIT = "follow suit"
-    OPENING_LEAD = "opening lead"
-    NO_PTS_ON_FIRST_TRICK = "no_pts_on_first_trick"
-    MUST_BREAK_HEARTS = "must_break_hearts"
-    HEARTS_INSTEAD_OF_QS = "can_lead_hearts_instead_of_qs"
-    BATCH = "vector"
-    """Raised by the batched engine, which names the table and the legal cards but not the rule."""
-
-    def __str__(self) -> str:  # the value in messages and f-strings, on every Python version
-        return str(self.value)
-
-
-class IllegalActionError(ValueError):
-    """A card that may not be played or passed now; names the broken rule and the legal cards."""
-
-    def __init__(self, message: str, *, seat: int | None, card: Any, rule: BrokenRule, legal: Sequence[int]):
-        super().__init__(message)
-        self.seat = seat
-        self.card = card
-        self.rule = rule
-        self.legal = list(legal)
-
-
 class DealError(ValueError):
     """An explicit deal that is not a valid deal under the rules (wrong hand sizes, overlaps...)."""
-
-
-@dataclass(frozen=True)
-class Event:
-    """One entry of a deal's event log.
-
-    ``kind`` is ``"deal"``, ``"pass"``, ``"receive"``, ``"play"``, ``"trick"`` or ``"score"``;
-    ``seat`` is the acting seat (or the trick winner); ``cards`` the cards involved; ``data``
-    holds the rest (pass direction, trick points, final points, moon shooter).
-    """
-
-    kind: str
-    seat: int | None = None
-    cards: tuple[int, ...] = ()
-    data: tuple[tuple[str, Any], ...] = ()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return dict(self.data).get(key, default)
 
 
 class Deal:
@@ -457,8 +416,9 @@ class Deal:
         return len(holders) <= 1
 
     # Acting -----------------------------------------------------------------------------
-    def apply(self, card: int) -> None:
-        """Pass or play ``card`` for the seat to act; raises :class:`IllegalActionError` if not allowed."""
+    def apply(self, card: int) -> Trick | None:
+        """Pass or play ``card`` for the seat to act; returns the :class:`~hearts_env.events.Trick` it
+        completed, if any. Raises :class:`IllegalActionError` if the card is not allowed."""
         if type(card) is not int:
             card = self._coerce(card)
         legal = self._legal
@@ -466,16 +426,16 @@ class Deal:
             legal = self._compute_legal()
         if card < 0 or not (legal >> card) & 1:
             self._raise_illegal(card)
-        self._do(card)
+        return self._do(card)
 
-    def _do(self, card: int) -> None:
-        """Apply a card already known to be legal."""
+    def _do(self, card: int) -> Trick | None:
+        """Apply a card already known to be legal; the trick it completed, if any."""
         bit = 1 << card
         self._legal = -1
         self.history.append(card)
         if self._phase == _PASS:
             self._pass(bit)
-            return
+            return None
         c = self._c
         seat = self.current
         self.hands[seat] ^= bit
@@ -488,16 +448,18 @@ class Deal:
             self.led_mask = c.suit_mask_of[card]
             self.trick_mask = bit
             self.current = (seat + 1) & 3
-            return
+            return None
         led_mask = self.led_mask
         if not bit & led_mask:
             self.voids[seat] |= 1 << (trick[0] // c.ranks_per_suit)
         self.trick_mask |= bit
         if len(trick) < 4:
             self.current = (seat + 1) & 3
-            return
-        winner = (self.leader + trick.index((self.trick_mask & led_mask).bit_length() - 1)) & 3
-        self.taken[winner] |= self.trick_mask
+            return None
+        trick_mask = self.trick_mask
+        winner = (self.leader + trick.index((trick_mask & led_mask).bit_length() - 1)) & 3
+        done = Trick(self.trick_index, self.leader, tuple(trick), winner, c.points_of(trick_mask))
+        self.taken[winner] |= trick_mask
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
         self.trick_index += 1
@@ -506,6 +468,7 @@ class Deal:
         self.leader = self.current = winner
         if self.trick_index == c.hand_size:
             self._finish()
+        return done
 
     def _coerce(self, card: Any) -> int:
         if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):
@@ -547,45 +510,9 @@ class Deal:
         self.current = self.leader = first
 
     def _finish(self) -> None:
-        rules = self.rules
-        c = self._c
-        points = [self.penalty_points(s) for s in range(4)]
-        shooter = None
-        if rules.moon != "off":
-            for s in range(4):
-                if self.taken[s] & c.scoring_cards == c.scoring_cards:
-                    shooter = s
-        if shooter is not None:
-            n = rules.penalty_total
-            mode = rules.moon
-            if mode == "shooter_choice":
-                mode = self._moon_choice(shooter, n)
-            if mode == "add_to_others":
-                points = [0 if s == shooter else n for s in range(4)]
-            else:
-                points = [-n if s == shooter else 0 for s in range(4)]
-        if rules.jd_bonus:
-            for s in range(4):
-                if self.taken[s] & c.jd_bit:
-                    points[s] -= rules.jd_bonus_points
-        if rules.avoid_all_tricks_bonus and shooter is None:
-            for s in range(4):
-                if not self.tricks_won[s]:
-                    points[s] -= rules.avoid_all_tricks_points
-        self.points = points
-        self.moon_shooter = shooter
+        self.points, self.moon_shooter = score_deal(self._c, self.taken, self.tricks_won, self.game_scores)
         self._phase = _DONE
         self.current = -1
-
-    def _moon_choice(self, shooter: int, n: int) -> str:
-        """Add N to the others unless that ends the game with the shooter not among the winners."""
-        rules = self.rules
-        if rules.game != "match":
-            return "add_to_others"
-        after = [score + (0 if s == shooter else n) for s, score in enumerate(self.game_scores)]
-        if max(after) >= rules.target and after[shooter] > min(after):
-            return "subtract_from_shooter"
-        return "add_to_others"
 
     def _raise_illegal(self, card: Any) -> None:
         c = self._c
@@ -600,7 +527,10 @@ class Deal:
                                      rule=BrokenRule.DEAL_OVER, legal=[])
         seat = self.current
         name = card_name(card, c.deck)
-        rule, why = self._broken_rule(card)
+        if self._phase == _PASS:
+            rule, why = broken_pass(self.passed[seat], card)
+        else:
+            rule, why = broken_play(c, self.hands[seat], self.trick, self.trick_index, self.hearts_broken, card)
         raise IllegalActionError(f"seat {seat} cannot {'pass' if self._phase == _PASS else 'play'} {name}: "
                                  f"{why} (rule: {rule}); legal cards: {legal_names}",
                                  seat=seat, card=card, rule=rule, legal=legal)
@@ -609,61 +539,44 @@ class Deal:
     def current_or_none(self) -> int | None:
         return None if self._phase == _DONE else self.current
 
-    def _broken_rule(self, card: int) -> tuple[BrokenRule, str]:
-        c = self._c
-        bit = 1 << card
-        seat = self.current
-        if self._phase == _PASS:
-            if self.passed[seat] & bit:
-                return BrokenRule.PASS, "it is already chosen to pass"
-            return BrokenRule.PASS, "it is not in the hand"
-        hand = self.hands[seat]
-        if not hand & bit:
-            return BrokenRule.IN_HAND, "it is not in the hand"
-        if self.trick:
-            led = self.trick[0] // c.ranks_per_suit
-            if hand & c.suits[led]:
-                return BrokenRule.FOLLOW_SUIT, f"the hand holds {SUIT_NAMES[led]}, the suit led"
-        elif self.trick_index == 0 and c.lead_lowest_club:
-            if c.rules.can_lead_any_club:
-                return BrokenRule.OPENING_LEAD, "the first trick must be led with a club"
-            return BrokenRule.OPENING_LEAD, f"the first trick must be led with {card_name(0, c.deck)}"
-        if self.trick_index == 0 and c.rules.no_pts_on_first_trick and bit & ~c.first_trick_allowed:
-            return BrokenRule.NO_PTS_ON_FIRST_TRICK, "no penalty card may be played on the first trick"
-        if not self.trick and bit & c.hearts and not self.hearts_broken:
-            return BrokenRule.MUST_BREAK_HEARTS, "hearts may not be led before they are broken"
-        if not self.trick and c.rules.can_lead_hearts_instead_of_qs:
-            return BrokenRule.HEARTS_INSTEAD_OF_QS, "a heart must be led rather than Q♠"
-        raise AssertionError(f"card {card} is illegal for no known rule")  # legal_mask and this disagree
-
     # Events -----------------------------------------------------------------------------
+    def tricks(self) -> list[Trick]:
+        """The completed tricks, in order (the one on the table is :attr:`trick`)."""
+        plays = self.history[len(self.history) - self.played.bit_count():]
+        out: list[Trick] = []
+        leader = self._first_leader(plays)
+        for k, winner in enumerate(self.trick_winners):
+            cards = tuple(plays[4 * k:4 * k + 4])
+            out.append(Trick(k, leader, cards, winner, self._c.points_of(to_mask(cards))))
+            leader = winner
+        return out
+
+    def _first_leader(self, plays: list[int]) -> int:
+        if not plays:
+            return self.leader
+        first = 1 << plays[0]
+        return next(s for s in range(4) if self.played_by[s] & first)
+
     def events(self) -> list[Event]:
-        """The event log so far: deal, passes, receives, plays, tricks and the score."""
+        """The event log so far: deal, passes, receives, plays, tricks and the score (typed events
+        of :mod:`hearts_env.events`)."""
         replay = Deal(self.rules, self.dealt, self.pass_direction, self.dealer, self.game_scores)
-        log = [Event("deal", None, (), (("hands", self.dealt), ("pass_direction", PASS_NAMES[self.pass_direction]),
-                                        ("dealer", self.dealer)))]
+        log: list[Event] = [DealStarted(None, (), self.dealt, PASS_NAMES[self.pass_direction], self.dealer)]
         for card in self.history:
-            if replay._phase == _PASS:
-                seat = replay.current
-                replay.apply(card)
-                log.append(Event("pass", seat, (card,), (("to", replay.pass_target(seat)),)))
-                if replay._phase != _PASS:
-                    for s in range(4):
-                        log.append(Event("receive", s, tuple(_bits(replay.received(s))),
-                                         (("from", replay.pass_source(s)),)))
-                continue
             seat = replay.current
-            trick = [*replay.trick, card]
-            leader = replay.leader
-            replay.apply(card)
-            log.append(Event("play", seat, (card,), (("trick", replay.trick_index - (len(trick) == 4)),)))
-            if len(trick) == 4:
-                w = replay.trick_winners[-1]
-                pts = self._c.points_of(to_mask(trick))
-                log.append(Event("trick", w, tuple(trick), (("leader", leader), ("points", pts),
-                                                            ("index", replay.trick_index - 1))))
+            if replay._phase == _PASS:
+                replay.apply(card)
+                log.append(Passed(seat, (card,), replay.pass_target(seat)))
+                if replay._phase != _PASS:
+                    log.extend(Received(s, tuple(_bits(replay.received(s))), replay.pass_source(s)) for s in range(4))
+                continue
+            trick_index = replay.trick_index
+            done = replay.apply(card)
+            log.append(Played(seat, (card,), trick_index))
+            if done is not None:
+                log.append(TrickTaken(done.winner, done.cards, done.leader, done.points, done.index))
         if self.points is not None:
-            log.append(Event("score", None, (), (("points", tuple(self.points)), ("moon_shooter", self.moon_shooter))))
+            log.append(Scored(None, (), tuple(self.points), self.moon_shooter))
         return log
 
     def __repr__(self) -> str:

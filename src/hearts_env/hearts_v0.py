@@ -175,7 +175,7 @@ from hearts_env.encoders import Encoder, make_encoder
 from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.render import render_deal
-from hearts_env.rewards import REWARD_SCHEMES, check_scheme, deal_end_rewards, final_rewards
+from hearts_env.rewards import REWARD_SCHEMES, RewardBook, check_scheme
 from hearts_env.rules import Rules, draw_pass_direction, make_rules
 from hearts_env.views import SeatView
 
@@ -298,7 +298,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self._game_over = False
         self._winners: list[int] | None = None
-        self._dense_paid = [0, 0, 0, 0]
+        self._book = RewardBook(self.reward_scheme, self.rules.penalty_total)
         self._mask = self._zero_mask
         self._set_deal_infos(None, -1)
         self._last_seat = 3
@@ -372,14 +372,9 @@ class raw_env(AECEnv):
         """Apply one legal card and book every reward it causes into ``self.rewards``."""
         match = self.match
         deal = match.deal
-        tricks = deal.trick_index
-        deal.apply(card)
-        if self.reward_scheme == "dense" and deal.trick_index != tricks:
-            winner = deal.trick_winners[-1]
-            r = -deal.points_taken(winner) - self._dense_paid[winner]
-            if r:
-                self._dense_paid[winner] += r
-                self.rewards[self.possible_agents[winner]] += r
+        trick = deal.apply(card)
+        if trick is not None:
+            self.rewards[self.possible_agents[trick.winner]] += self._book.trick(trick)
         if deal.is_over:
             self._end_deal()
 
@@ -388,17 +383,15 @@ class raw_env(AECEnv):
         deal = match.deal
         points = deal.points
         assert points is not None  # the deal is over
-        scheme = self.reward_scheme
         rewards = self.rewards
         agents = self.possible_agents
-        for s, value in enumerate(deal_end_rewards(scheme, points, self.rules.penalty_total, self._dense_paid)):
+        for s, value in enumerate(self._book.deal_end(points)):
             rewards[agents[s]] += value
-        self._dense_paid = [0, 0, 0, 0]
         moon = -1 if deal.moon_shooter is None else deal.moon_shooter
         if match.is_over:
             self._winners = match.winners()
             match.next_deal()  # books the last deal's points
-            for s, value in enumerate(final_rewards(scheme, match.scores)):
+            for s, value in enumerate(self._book.game_end(match.scores)):
                 rewards[agents[s]] += value
             self._game_over = True
             self.terminations = dict.fromkeys(self.agents, True)

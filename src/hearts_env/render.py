@@ -68,22 +68,13 @@ def render_trick(deal: Deal, symbols: bool = True, names: Sequence[str] | None =
 
 
 def _last_trick(deal: Deal, symbols: bool, names: Sequence[str] | None) -> str | None:
-    if not deal.trick_winners:
+    tricks = deal.tricks()
+    if not tricks:
         return None
-    k = len(deal.trick_winners)
-    n_passes = 4 * deal.rules.pass_count if deal.pass_direction else 0
-    cards = deal.history[n_passes + 4 * (k - 1):n_passes + 4 * k]
-    leader = deal.trick_winners[-2] if k > 1 else _first_leader(deal, cards[0])
-    plays = ", ".join(f"{seat_name((leader + i) & 3, names)} {card_name(c, deal.deck, symbols=symbols)}"
-                      for i, c in enumerate(cards))
-    return f"last trick ({k}): {plays} -> won by {seat_name(deal.trick_winners[-1], names)}"
-
-
-def _first_leader(deal: Deal, card: int) -> int:
-    for s in range(4):
-        if deal.played_by[s] >> card & 1:
-            return s
-    return deal.leader
+    last = tricks[-1]
+    plays = ", ".join(f"{seat_name((last.leader + i) & 3, names)} {card_name(c, deal.deck, symbols=symbols)}"
+                      for i, c in enumerate(last.cards))
+    return f"last trick ({len(tricks)}): {plays} -> won by {seat_name(last.winner, names)}"
 
 
 def render_deal(deal: Deal, scores: Sequence[int] | None = None, *, deal_index: int | None = None,

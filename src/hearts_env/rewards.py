@@ -2,12 +2,18 @@
 
 Deal-end schemes turn a finished deal's points into one reward per seat; ``dense`` pays
 −points of each trick to its winner as it completes and settles moons and bonuses at deal
-end; ``win`` and ``rank`` pay at the end of a game episode.
+end; ``win`` and ``rank`` pay at the end of a game episode. :class:`RewardBook` pays them as a
+deal is played (the scalar envs); the vector env pays the deal-end schemes through
+:func:`deal_end_rewards` over arrays of points.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
+
+from hearts_env.events import Trick
 
 REWARD_SCHEMES: dict[str, str] = {
     "points": "−points of each deal, at the deal's end",
@@ -24,19 +30,53 @@ def check_scheme(scheme: str, allowed: Sequence[str] = tuple(REWARD_SCHEMES)) ->
         raise ValueError(f"unknown reward scheme {scheme!r}; valid names: {', '.join(allowed)}")
 
 
-def deal_end_rewards(scheme: str, points: Sequence[int], penalty_total: int,
-                     dense_paid: Sequence[float] = (0, 0, 0, 0)) -> list[float]:
-    """Rewards per seat when a deal ends (``win``/``rank`` pay nothing here)."""
+class RewardBook:
+    """The rewards of one scheme as a deal is played, for the environments that step card by card.
+
+    Call :meth:`trick` with each :class:`~hearts_env.events.Trick` that ``Deal.apply`` returns,
+    :meth:`deal_end` with the finished deal's points and :meth:`game_end` with the final scores;
+    each returns what it pays (``dense`` remembers what it paid during the deal, to settle at its end).
+    """
+
+    def __init__(self, scheme: str, penalty_total: int):
+        check_scheme(scheme)
+        self.scheme = scheme
+        self.penalty_total = penalty_total
+        self._paid = [0.0, 0.0, 0.0, 0.0]
+
+    def trick(self, trick: Trick) -> float:
+        """The reward for the trick's winner (0 unless ``dense``)."""
+        if self.scheme != "dense":
+            return 0.0
+        reward = float(-trick.points)
+        self._paid[trick.winner] += reward
+        return reward
+
+    def deal_end(self, points: Sequence[int]) -> list[float]:
+        """The rewards per seat when a deal ends; starts the next deal's book."""
+        rewards = deal_end_rewards(self.scheme, np.asarray(points), self.penalty_total, self._paid).tolist()
+        self._paid = [0.0, 0.0, 0.0, 0.0]
+        return rewards
+
+    def game_end(self, scores: Sequence[int]) -> list[float]:
+        """The rewards per seat when the episode's game ends (0 unless ``win``/``rank``)."""
+        return final_rewards(self.scheme, scores)
+
+
+def deal_end_rewards(scheme: str, points: np.ndarray, penalty_total: int,
+                     dense_paid: Sequence[float] | np.ndarray = (0.0, 0.0, 0.0, 0.0)) -> np.ndarray:
+    """Rewards per seat (float64, the shape of ``points``: (4,) or (N, 4)) when deals end with
+    ``points``; ``win``/``rank`` pay nothing here, ``dense`` the rest after ``dense_paid``."""
+    points = np.asarray(points, np.float64)
     if scheme == "points":
-        return [-float(p) for p in points]
+        return -points
     if scheme == "openspiel":
-        return [float(penalty_total - p) for p in points]
+        return penalty_total - points
     if scheme == "zero_sum":
-        mean = sum(points) / 4
-        return [mean - p for p in points]
+        return points.mean(axis=-1, keepdims=True) - points
     if scheme == "dense":
-        return [-p - paid for p, paid in zip(points, dense_paid)]
-    return [0.0, 0.0, 0.0, 0.0]
+        return -points - np.asarray(dense_paid, np.float64)
+    return np.zeros_like(points)
 
 
 def final_rewards(scheme: str, scores: Sequence[int]) -> list[float]:

@@ -50,7 +50,7 @@ from hearts_env.encoders import make_encoder
 from hearts_env.engine import BrokenRule, IllegalActionError
 from hearts_env.match import Match
 from hearts_env.render import render_deal
-from hearts_env.rewards import check_scheme, deal_end_rewards, final_rewards
+from hearts_env.rewards import RewardBook, check_scheme
 from hearts_env.rules import Rules, make_rules
 from hearts_env.views import SeatView
 
@@ -116,7 +116,7 @@ class HeartsEnv(gymnasium.Env):
         rng = self.np_random
         self.seat = int(rng.integers(4)) if self.seat_choice == "random" else int(self.seat_choice)
         self.match = Match(self.rules, seed=rng)
-        self._dense_paid = [0.0] * 4
+        self._book = RewardBook(self.reward_scheme, self.rules.penalty_total)
         self._start_deal()
         reward = self._advance()
         self._pending = reward  # rewards earned before the learner's first move go to its first step
@@ -171,23 +171,20 @@ class HeartsEnv(gymnasium.Env):
         match = self.match
         assert match is not None
         deal = match.deal
-        tricks = deal.trick_index
-        deal.apply(card)
+        trick = deal.apply(card)
         reward = 0.0
-        if self.reward_scheme == "dense" and deal.trick_index != tricks and deal.trick_winners[-1] == self.seat:
-            r = -deal.points_taken(self.seat) - self._dense_paid[self.seat]
-            self._dense_paid[self.seat] += r
-            reward += r
+        if trick is not None:
+            paid = self._book.trick(trick)
+            if trick.winner == self.seat:
+                reward += paid
         if deal.is_over:
             for seat, agent in self._seat_agents.items():
                 agent.end_deal(SeatView.of(deal, seat))
             points = deal.points
             assert points is not None
-            rewards = deal_end_rewards(self.reward_scheme, points, self.rules.penalty_total, self._dense_paid)
-            reward += rewards[self.seat]
-            self._dense_paid = [0.0] * 4
+            reward += self._book.deal_end(points)[self.seat]
             if match.next_deal() is None:
-                reward += final_rewards(self.reward_scheme, match.scores)[self.seat]
+                reward += self._book.game_end(match.scores)[self.seat]
                 self._over = True
             else:
                 self._start_deal()

@@ -33,7 +33,7 @@ import numpy as np
 
 from hearts_env import __version__
 from hearts_env.agents import make_agent
-from hearts_env.engine import Deal, IllegalActionError, mask_points
+from hearts_env.engine import Deal, IllegalActionError
 from hearts_env.match import Match
 from hearts_env.rules import PASS_NAMES, ROTATION, Rules, make_rules
 from hearts_env.views import SeatView
@@ -159,13 +159,9 @@ def moon_attempts(deal: Deal) -> list[int]:
     if deal.moon_shooter is not None:
         return [deal.moon_shooter]
     checkpoint = -(-3 * deal.num_tricks // 4)  # trick 10 of 13, 6 of 8
-    plays = deal.history[len(deal.history) - 4 * deal.num_tricks:]
-    taken = [0, 0, 0, 0]
-    for i in range(checkpoint):
-        winner = deal.trick_winners[i]
-        for card in plays[4 * i:4 * i + 4]:
-            taken[winner] |= 1 << card
-    points = [mask_points(deal.rules, t) for t in taken]
+    points = [0, 0, 0, 0]
+    for trick in deal.tricks()[:checkpoint]:
+        points[trick.winner] += trick.points
     holders = [s for s in range(4) if points[s] > 0]
     return holders if len(holders) == 1 and points[holders[0]] * 2 >= deal.rules.penalty_total else []
 

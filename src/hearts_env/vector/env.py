@@ -56,7 +56,7 @@ from gymnasium.vector.utils import batch_space
 
 from hearts_env.actions import integer_actions
 from hearts_env.engine import BrokenRule, IllegalActionError
-from hearts_env.rewards import check_scheme
+from hearts_env.rewards import check_scheme, deal_end_rewards
 from hearts_env.rules import Rules, make_rules
 from hearts_env.vector import POLICIES, VectorDeals, kth_cards
 from hearts_env.vector.encoders import make_batch_encoder
@@ -220,13 +220,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         """(N, 4) rewards of every seat for the finished deals (rows of unfinished tables: 0)."""
         tables = self.tables
         assert tables is not None
-        points = tables.points.astype(np.float64)
-        if self.reward_scheme == "points":
-            out = -points
-        elif self.reward_scheme == "openspiel":
-            out = self.rules.penalty_total - points
-        else:  # zero_sum
-            out = points.mean(axis=1, keepdims=True) - points
+        out = deal_end_rewards(self.reward_scheme, tables.points, self.rules.penalty_total)
         return np.where(tables.done[:, None], out, 0.0)
 
 
