@@ -8,9 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rule_strategies import SETTINGS, game_scores_strategy, moon_deal, rules_strategy
 
+from hearts_env.agents import make_agent
 from hearts_env.engine import Deal, IllegalActionError
 from hearts_env.rules import make_rules
 from hearts_env.vector import VectorDeals
+from hearts_env.views import SeatView
 
 FLAGS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "avoid_all_tricks_bonus",
          "must_break_hearts", "qs_breaks_hearts", "can_lead_hearts_instead_of_qs")
@@ -143,26 +145,38 @@ def _moon_hands(rules, rng):
     return [sum(1 << c for c in hand) for hand in hands]
 
 
+HEURISTIC_SPECS = ["heuristic", "heuristic(moon_alarm=3, shoot=False)", "heuristic(moon_alarm=0)",
+                   "heuristic(moon_alarm=40, shoot=True)"]
+
+
 @pytest.mark.parametrize("preset", ["standard", "openspiel", "dutch", "sturtevant"])
 @pytest.mark.parametrize("seed", range(3))
 def test_vectorized_heuristic_is_the_heuristic_agent(preset, seed):
     """Card for card in every state reached by a mix of heuristic and random play, moon hands included."""
+    _check_vectorized_heuristic(_rules(preset, seed), seed, HEURISTIC_SPECS[seed % len(HEURISTIC_SPECS)], 96)
+
+
+@SETTINGS
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32 - 1), spec=st.sampled_from(HEURISTIC_SPECS))
+def test_vectorized_heuristic_is_the_heuristic_agent_under_every_rule(rules, seed, spec):
+    _check_vectorized_heuristic(rules, seed, spec, 24, require_moon=False)
+
+
+def _check_vectorized_heuristic(rules, seed, spec, b, require_moon=True):
     from hearts_env.agents import make_agent
     from hearts_env.views import SeatView
 
-    rules = _rules(preset, seed)
     rng = np.random.default_rng(seed)
-    b = 96
     hands = np.array([[int(h) for h in VectorDeals.random(rules, 1, rng).hands[0]] if i % 3 else
                       [int(h) for h in np.roll(_moon_hands(rules, rng), i % 4)] for i in range(b)], dtype=np.uint64)
     directions = rng.integers(0, 4, b) if rules.has_passing else np.zeros(b, int)
     tables = VectorDeals(rules, hands, directions, backend="numba")
     scalars = [Deal.from_hands(rules, [int(h) for h in hands[i]], pass_direction=int(directions[i])) for i in range(b)]
-    heuristic = make_agent("heuristic")
+    heuristic = make_agent(spec)
     heuristic.reset(rules, 0, 0)
     compared = shot = 0
     while not tables.done.all():
-        choice = tables.policy_actions("heuristic")
+        choice = tables.policy_actions(spec)
         for i, deal in enumerate(scalars):
             if not deal.is_over:
                 view = SeatView.of(deal, deal.current)
@@ -178,7 +192,7 @@ def test_vectorized_heuristic_is_the_heuristic_agent(preset, seed):
     for i, deal in enumerate(scalars):
         assert tables.points[i].tolist() == deal.points
         shot += deal.moon_shooter is not None
-    assert compared > b * rules.deck_obj.size // 2 and shot > 0
+    assert compared > b * rules.deck_obj.size // 2 and (shot > 0 or not require_moon)
 
 
 def test_heuristic_rollouts_play_to_the_end():
@@ -297,3 +311,41 @@ def test_large_point_values_do_not_wrap():
             t.step(np.array([card]))
         assert t.points[0].tolist() == deal.points and t.points.dtype == np.int64
     assert sum(deal.points) == 13 * 3000 + 13
+
+
+def test_policies_take_the_agents_parameters_and_refuse_bad_ones():
+    from hearts_env.vector import kernel_policy, policy_name
+
+    assert kernel_policy("heuristic").params.tolist() == [8, 1]  # the agent's defaults, read from the agent
+    assert kernel_policy("heuristic(moon_alarm=5, shoot=False)").params.tolist() == [5, 0]
+    assert policy_name("heuristic(moon_alarm=5)") == "heuristic" and policy_name("mcts") is None
+    for bad in ("heuristic(moon_alarm='x')", "heuristic(moon_alarm=-1)", "heuristic(shoot=1)",
+                "heuristic(moon_alarm=True)"):
+        with pytest.raises(ValueError, match=r"moon_alarm|shoot"):
+            kernel_policy(bad)
+    with pytest.raises(ValueError, match="vectorized policies"):
+        kernel_policy("pimc")
+    tables = VectorDeals.random("standard", 4, np.random.default_rng(0), backend="numba")
+    with pytest.raises(ValueError, match="with a choice"):
+        tables.policy_actions("random")
+
+
+def test_advance_with_a_parameterised_heuristic_matches_the_agent():
+    """advance() plays the spec's agent, parameters included: never shooting changes the play."""
+    rules = make_rules("standard(game=deal)")
+    rng = np.random.default_rng(5)
+    hands = np.array([np.roll(_moon_hands(rules, rng), k) for k in range(32)], dtype=np.uint64)
+    results = {}
+    for spec in ("heuristic", "heuristic(shoot=False)"):
+        tables = VectorDeals(rules, hands, np.zeros(32, int), backend="numba")
+        tables.advance(-1, spec, np.random.default_rng(0))
+        results[spec] = tables.points.copy()
+        for i in range(4):
+            deal = Deal.from_hands(rules, [int(h) for h in hands[i]])
+            agent = make_agent(spec)
+            agent.reset(rules, 0, 0)
+            while not deal.is_over:
+                agent.seat = deal.current
+                deal.apply(agent.act(SeatView.of(deal, deal.current)))
+            assert deal.points == results[spec][i].tolist()
+    assert (results["heuristic"] != results["heuristic(shoot=False)"]).any()

@@ -49,10 +49,11 @@ class _ScalarTwin:
 
 @pytest.mark.parametrize("observation", ["rich", "paper260"])
 @pytest.mark.parametrize("reward", ["points", "zero_sum"])
-@pytest.mark.parametrize("opponents", ["greedy", "heuristic"])
+@pytest.mark.parametrize("opponents", ["greedy", "heuristic", "heuristic(moon_alarm=3, shoot=False)"])
 def test_rule_opponents_equal_the_scalar_engine(observation, reward, opponents):
-    """Each table against vectorized greedy/heuristic opponents is, move by move, the scalar engine
-    with those agents as opponents: same observations, masks, rewards, final observations and points."""
+    """Each table against vectorized greedy/heuristic opponents (parameters included) is, move by move,
+    the scalar engine with those agents as opponents: same observations, masks, rewards, final
+    observations and points."""
     n = 6
     envs = HeartsVectorEnv(num_envs=n, observation=observation, opponents=opponents, seat="random", reward=reward)
     obs, info = envs.reset(seed=3)

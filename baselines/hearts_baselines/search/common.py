@@ -10,7 +10,7 @@ import numpy as np
 from hearts_env import Deal, Phase, SeatView
 from hearts_env.agents import Agent, make_agent
 from hearts_env.rules import Rules
-from hearts_env.vector import POLICIES, VectorDeals, resolve_backend
+from hearts_env.vector import VectorDeals, policy_name, resolve_backend
 
 
 class Budget:
@@ -78,7 +78,8 @@ def warm_up() -> None:
 def batched(policy: str, backend: str = "auto") -> bool:
     """Whether the batched engine plays ``policy`` itself (``random`` always; ``greedy`` and
     ``heuristic`` with Numba); otherwise rollouts go through the Python agents of that spec."""
-    return policy == "random" or (policy in POLICIES and resolve_backend(backend) is not None)
+    name = policy_name(policy)
+    return name == "random" or (name is not None and resolve_backend(backend) is not None)
 
 
 def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator, agents: dict | None = None,

@@ -102,6 +102,11 @@ class HeuristicAgent(Agent):
 
     def __init__(self, moon_alarm: int = 8, shoot: bool = True):
         super().__init__()
+        if isinstance(moon_alarm, bool) or not isinstance(moon_alarm, int) or not 0 <= moon_alarm < 2**31:
+            raise ValueError(f"heuristic: moon_alarm must be a number of points, an integer 0..2**31-1 "
+                             f"(the batched engine holds it in int64), got {moon_alarm!r}")
+        if not isinstance(shoot, bool):
+            raise ValueError(f"heuristic: shoot must be True or False, got {shoot!r}")
         self.moon_alarm = moon_alarm
         self.shoot = shoot
 

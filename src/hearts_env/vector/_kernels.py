@@ -1,4 +1,4 @@
-"""Per-table loops of the batched engine, compiled by Numba (the ``search`` extra) when installed.
+"""The rules of the batched engine as per-table loops, compiled by Numba (the ``search`` extra) when installed.
 
 One table at a time, the same rules as :class:`~hearts_env.engine.Deal` (the equivalence tests
 compare both backends with the scalar engine). Every mask is ``uint64`` and every constant
@@ -8,13 +8,18 @@ Constants travel in two arrays built by :meth:`hearts_env.tables.RuleTables.pack
 masks and counts) and ``P`` (int64 point values), whose slot names live in :mod:`hearts_env.tables`.
 The hot path lives in one function, :func:`drive`, whose mode says what to do per table: Numba
 passes each array argument of a call with reference counting, which costs more than the rules
-themselves, so only rare events (exchanging passes, scoring) call out.
+themselves, so only rare events (exchanging passes, scoring) and the rule players' choices
+(:mod:`._strategies`, whose parameters travel in the array ``A``) call out.
 """
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import numpy as np
 
+from hearts_env.engine import Phase
 from hearts_env.tables import (
     FLAG_ANY_CLUB,
     FLAG_AVOID_BONUS,
@@ -29,8 +34,6 @@ from hearts_env.tables import (
     K_FLAGS,
     K_HAND_SIZE,
     K_HEARTS,
-    K_HIGH,
-    K_JC_BIT,
     K_JD_BIT,
     K_KS_BIT,
     K_N,
@@ -43,54 +46,22 @@ from hearts_env.tables import (
     MOON_ADD,
     MOON_CHOICE,
     MOON_SUBTRACT,
-    P_AS,
     P_AVOID,
-    P_HEART,
-    P_JC,
     P_JD,
-    P_KS,
     P_MOON,
     P_PENALTY_TOTAL,
-    P_QS,
     P_TARGET,
 )
+from hearts_env.vector import _bitops, _strategies
+from hearts_env.vector._bitops import _ONE, _ZERO, _highest_card, _kth_card, _lowest_card, _penalty_points, _popcount
+from hearts_env.vector._strategies import _greedy, _heuristic, _heuristic_pass
 
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
     ADVANCE_HEURISTIC = range(9)
-
-HEURISTIC_MOON_ALARM = 8
-"""The vectorized ``heuristic`` player's ``moon_alarm`` (the Python agent's default)."""
+_PASS, _PLAY, _DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)  # plain ints: Numba's constants
 
 
-_ZERO = np.uint64(0)
-_ONE = np.uint64(1)
-
-
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-
-
-def _popcount(x):
-    """Set bits of a uint64, branch-free (LLVM turns this into one popcnt where the CPU has it)."""
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return np.int64((x * _H01) >> np.uint64(56))
-
-
-def _lowest_card(x):
-    """Index of the lowest set bit (x != 0)."""
-    return _popcount((x & (~x + _ONE)) - _ONE)
-
-
-def _highest_card(x):
-    """Index of the highest set bit (x != 0)."""
-    for k in (1, 2, 4, 8, 16, 32):
-        x |= x >> np.uint64(k)
-    return _popcount(x) - 1
 
 
 def _start_play(i, hands, phase, current, leader, dealer, K):
@@ -104,7 +75,7 @@ def _start_play(i, hands, phase, current, leader, dealer, K):
         first = (dealer[i] + 1) & 3
     current[i] = first
     leader[i] = first
-    phase[i] = 1
+    phase[i] = _PLAY
 
 
 def _exchange(i, hands, passed, pass_direction):
@@ -147,241 +118,10 @@ def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P)
         if flags & np.uint64(FLAG_AVOID_BONUS) and shooter < 0 and tricks_won[i, s] == 0:
             points[i, s] -= P[P_AVOID]
     moon_shooter[i] = shooter
-    phase[i] = 2
+    phase[i] = _DONE
 
 
-def _kth_card(mask, u):
-    """The ``floor(u * popcount)``-th lowest card of ``mask`` (mask != 0, 0 <= u < 1), found by a
-    branch-free binary search on popcounts (a data-dependent loop mispredicts on every table)."""
-    k = np.int64(u * _popcount(mask))
-    pos = np.int64(0)
-    for width in (32, 16, 8, 4, 2, 1):
-        w = np.uint64(width)
-        low = mask & ((_ONE << w) - _ONE)
-        c = _popcount(low)
-        take = np.int64(k >= c)
-        k -= c * take
-        pos += width * take
-        mask = (mask >> (w * np.uint64(take))) & ((_ONE << w) - _ONE)
-    return pos
-
-
-def _first_highest_rank(mask, rps):
-    """Python's ``max(cards, key=rank)`` over ascending ids: the highest rank, lowest suit on ties."""
-    best, best_rank = -1, -1
-    m = mask
-    while m:
-        card = _lowest_card(m)
-        m &= m - _ONE
-        if card % rps > best_rank:
-            best, best_rank = card, card % rps
-    return best
-
-
-def _greedy(legal, passing, played, trick_count, trick_mask, led_mask, rps, qs_bit, ks_bit, as_bit, hearts_m,
-            spades_m, penalty_m):
-    """Paper 002 §2.1's greedy player, as :class:`hearts_env.agents.basic.GreedyAgent`."""
-    if passing:
-        best, best_score = -1, -1
-        m = legal
-        while m:
-            card = _lowest_card(m)
-            m &= m - _ONE
-            bit = _ONE << np.uint64(card)
-            score = card % rps
-            if bit == qs_bit:
-                score += 40
-            elif bit == ks_bit or bit == as_bit:
-                score += 30
-            elif bit & hearts_m:
-                score += 6
-            if score > best_score:
-                best, best_score = card, score
-        return best
-    if trick_count == 0:
-        safe = legal & ~hearts_m
-        if not safe:
-            safe = legal
-        spades = safe & spades_m
-        if not (played & qs_bit) and spades:
-            return _lowest_card(spades)
-        return _first_highest_rank(safe, rps)
-    following = legal & led_mask
-    if not following:
-        if legal & qs_bit:
-            return _lowest_card(qs_bit)
-        return _first_highest_rank(legal, rps)
-    if trick_count == 3 and not trick_mask & penalty_m:
-        safe_high = following & ~qs_bit
-        if safe_high:
-            return _highest_card(safe_high)
-    under = following & ((_ONE << np.uint64(_highest_card(trick_mask & led_mask))) - _ONE)
-    if under:
-        return _highest_card(under)
-    return _lowest_card(following)
-
-
-def _penalty_points(mask, K, P):
-    """Penalty points of a set of cards, as ``RuleTables.penalty_points_of`` (a card worth 0 adds 0)."""
-    pts = _popcount(mask & K[K_HEARTS]) * P[P_HEART]
-    if mask & K[K_QS_BIT]:
-        pts += P[P_QS]
-    if mask & K[K_JC_BIT]:
-        pts += P[P_JC]
-    if mask & K[K_KS_BIT]:
-        pts += P[P_KS]
-    if mask & K[K_AS_BIT]:
-        pts += P[P_AS]
-    return pts
-
-
-def _points(mask, K, P):
-    """Points of a set of cards (penalties minus the J♦ bonus), as ``hearts_env.engine.mask_points``."""
-    pts = _penalty_points(mask, K, P)
-    if K[K_FLAGS] & np.uint64(FLAG_JD_BONUS) and mask & K[K_JD_BIT]:
-        pts -= P[P_JD]
-    return pts
-
-
-def _min_rank_short_suit(mask, hand, rps, suit0, longest):
-    """``min(cards, key=(rank, cards held in its suit))`` (``longest=False``) or
-    ``max(cards, key=(rank, -cards held in its suit))`` (``longest=True`` picks the highest rank,
-    shortest suit); the first such card in id order on ties."""
-    best, best_rank, best_len = -1, 0, 0
-    m = mask
-    while m:
-        card = _lowest_card(m)
-        m &= m - _ONE
-        rank = card % rps
-        length = _popcount(hand & (suit0 << np.uint64((card // rps) * rps)))
-        if longest:
-            better = best < 0 or rank > best_rank or (rank == best_rank and length < best_len)
-        else:
-            better = best < 0 or rank < best_rank or (rank == best_rank and length < best_len)
-        if better:
-            best, best_rank, best_len = card, rank, length
-    return best
-
-
-def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leader, trick_mask, led_mask, K, P):
-    """The play of :class:`hearts_env.agents.basic.HeuristicAgent` (defaults), card for card."""
-    rps = np.int64(K[K_RPS])
-    hearts_m, spades_m, qs_bit, ks_bit, as_bit = K[K_HEARTS], K[K_SPADES], K[K_QS_BIT], K[K_KS_BIT], K[K_AS_BIT]
-    penalty = K[K_PENALTY_CARDS]
-    suit0 = hearts_m >> np.uint64(2 * rps)
-    qs = _lowest_card(qs_bit)
-    # shooting: a strong hand after the exchange while no other seat holds a point
-    start_hearts = start_hand & hearts_m
-    top = hearts_m & ~(hearts_m >> np.uint64(2))
-    others_pointed = False
-    for s in range(4):
-        if s != seat and taken[i, s] & penalty:
-            others_pointed = True
-    if (not others_pointed and _popcount(start_hearts) >= 5 and (start_hearts & top) == top
-            and _popcount(start_hand & K[K_HIGH]) * 10 >= 6 * _popcount(start_hand)):
-        if tc == 0:
-            best, best_key = -1, -1
-            m = legal
-            while m:
-                card = _lowest_card(m)
-                m &= m - _ONE
-                key = 2 * (card % rps) + (1 if ((_ONE << np.uint64(card)) & hearts_m) == _ZERO else 0)
-                if key > best_key:
-                    best, best_key = card, key
-            return best
-        following = legal & led_mask
-        if following:
-            return _highest_card(following)
-        keep = legal & ~penalty
-        if not keep:
-            keep = legal
-        return _min_rank_short_suit(keep, _ZERO, rps, suit0, False)
-    # a moon threat: exactly one seat has points, it is not this one, and it has moon_alarm or more
-    shooter = -1
-    scorers = 0
-    for s in range(4):
-        if taken[i, s] and _points(taken[i, s], K, P) > 0:
-            scorers += 1
-            shooter = s
-    if scorers != 1 or shooter == seat or _points(taken[i, shooter], K, P) < HEURISTIC_MOON_ALARM:
-        shooter = -1
-    qs_out = (played & qs_bit) == _ZERO
-    if tc == 0:
-        low_spades = legal & spades_m & (qs_bit - _ONE)
-        if qs_out and low_spades and not (hand & (qs_bit | ks_bit | as_bit)):
-            return _lowest_card(low_spades)  # flush the queen
-        safe = legal & ~hearts_m
-        if hand & qs_bit:
-            safe &= ~spades_m
-        if not safe:
-            safe = legal
-        return _min_rank_short_suit(safe, hand, rps, suit0, False)
-    winning = _highest_card(trick_mask & led_mask)
-    pos = 0
-    for k in range(1, 4):
-        if trick[i, k] == winning:
-            pos = k
-    winner_seat = (leader + pos) & 3
-    following = legal & led_mask
-    last = tc == 3
-    if shooter >= 0 and trick_mask & penalty and winner_seat == shooter:
-        above = following & ~((_ONE << np.uint64(winning + 1)) - _ONE)
-        if above:
-            return _lowest_card(above)  # take the points away from the shooter
-    if following:
-        under = following & ((_ONE << np.uint64(winning)) - _ONE)
-        spade_queen_risk = (led_mask & qs_bit) != _ZERO and (following & qs_bit) != _ZERO and winning < qs
-        if last and not (trick_mask & penalty) and not spade_queen_risk:
-            safe = following & ~qs_bit
-            return _highest_card(safe if safe else following)  # a free trick: shed a high card
-        if under:
-            return _highest_card(under)
-        if (led_mask & qs_bit) and (following & qs_bit) and _popcount(following) > 1:
-            following &= ~qs_bit
-        return _highest_card(following) if last else _lowest_card(following)
-    # void in the led suit: discard
-    if shooter >= 0 and winner_seat == shooter:
-        clean = legal & ~penalty
-        if clean:
-            return _first_highest_rank(clean, rps)
-    if legal & qs_bit:
-        return qs
-    if qs_out and not (hand & qs_bit):
-        if legal & as_bit:
-            return _lowest_card(as_bit)
-        if legal & ks_bit:
-            return _lowest_card(ks_bit)
-    hearts = legal & hearts_m
-    if hearts:
-        return _highest_card(hearts)
-    return _min_rank_short_suit(legal, hand, rps, suit0, True)
-
-
-def _heuristic_pass(legal, hand, rps, qs_bit, ks_bit, as_bit, hearts_m, spades_m, suit0):
-    """The pass of :class:`hearts_env.agents.basic.HeuristicAgent`: the most dangerous card of
-    ``hand`` (the cards not yet chosen), guarded high spades kept, short minor suits voided."""
-    low_spades = _popcount(hand & spades_m & ~(qs_bit | ks_bit | as_bit))
-    best, best_score = -1, -1
-    m = legal
-    while m:
-        card = _lowest_card(m)
-        m &= m - _ONE
-        bit = _ONE << np.uint64(card)
-        suit = card // rps
-        score = card % rps
-        if bit == qs_bit or bit == ks_bit or bit == as_bit:
-            if low_spades < 3:
-                score += 40 if bit == qs_bit else 30
-        elif bit & hearts_m:
-            score += 6
-        elif suit < 2 and _popcount(hand & (suit0 << np.uint64(suit * rps))) <= 2:
-            score += 20  # void a short minor suit
-        if score > best_score:
-            best, best_score = card, score
-    return best
-
-
-def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
+def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
     """Every table, per ``mode``:
 
     - LEGAL: ``masks[i]`` = the legal cards; CHECK: returns the first table whose ``cards[i]`` is
@@ -411,7 +151,7 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
     advancing = mode >= ADVANCE_RANDOM
     for i in range(phase.shape[0]):
         j = 0
-        while phase[i] != 2:
+        while phase[i] != _DONE:
             s = current[i]
             if advancing and s == learner[i]:
                 break
@@ -420,7 +160,7 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
             p = phase[i]
             tc = trick_count[i]
             hand = hands[i, s]
-            if p == 0:
+            if p == _PASS:
                 legal = hand & ~passed[i, s]
             else:
                 legal = _ZERO
@@ -449,7 +189,7 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
             elif mode == RANDOM_PLAY or mode == ADVANCE_RANDOM:
                 card = _kth_card(legal, uniforms[i, min(j, uniforms.shape[1] - 1)])
             elif mode == GREEDY_CHOICE or mode == ADVANCE_GREEDY:
-                card = _greedy(legal, p == 0, played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
+                card = _greedy(legal, p == _PASS, played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
                                tc, trick_mask[i], led_mask[i], rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT], hearts_m,
                                K[K_SPADES], K[K_PENALTY_CARDS])
                 if mode == GREEDY_CHOICE:
@@ -458,20 +198,20 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
             else:
                 if legal & (legal - _ONE) == _ZERO:
                     card = _lowest_card(legal)
-                elif p == 0:
+                elif p == _PASS:
                     card = _heuristic_pass(legal, hand & ~passed[i, s], rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT], hearts_m,
                                            K[K_SPADES], suit0)
                 else:
                     card = _heuristic(legal, s, hand, hand | played_by[i, s],
                                       played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
-                                      taken, i, trick, tc, leader[i], trick_mask[i], led_mask[i], K, P)
+                                      taken, i, trick, tc, leader[i], trick_mask[i], led_mask[i], K, P, A)
                 if mode == HEURISTIC_CHOICE:
                     out[i] = card
                     break
             if mode == RANDOM_PLAY:
                 out[i] = card
             bit = _ONE << np.uint64(card)
-            if p == 0:
+            if p == _PASS:
                 passed[i, s] |= bit
                 if _popcount(passed[i, s]) == pass_count:
                     if s < 3:
@@ -523,13 +263,14 @@ def drive(S, K, P, mode, cards, uniforms, learner, out, masks):
     return -1
 
 
-_HELPERS = ("_popcount", "_lowest_card", "_highest_card", "_start_play", "_exchange", "_penalty_points", "_score",
-            "_kth_card", "_first_highest_rank", "_greedy", "_points", "_min_rank_short_suit", "_heuristic",
-            "_heuristic_pass")
+JITTED = ("_start_play", "_exchange", "_score")
 
 
 def compiled():
-    """:func:`drive` compiled by Numba, or None when Numba is not installed."""
+    """:func:`drive` compiled by Numba, or None when Numba is not installed.
+
+    Compiles the helpers of :mod:`._bitops`, :mod:`._strategies` and this module and rebinds each
+    name in every module that uses it, so the compiled functions call each other."""
     global _COMPILED
     if _COMPILED is None:
         try:
@@ -537,11 +278,16 @@ def compiled():
         except ImportError:
             _COMPILED = False
             return None
-        g = globals()
-        for name in _HELPERS:
-            g[name] = numba.njit(cache=True, error_model="numpy")(g[name])
+        modules = (_bitops, _strategies, sys.modules[__name__])
+        for owner in modules:
+            for name in owner.JITTED:
+                python = getattr(owner, name)
+                jitted = numba.njit(cache=True, error_model="numpy")(python)
+                for module in modules:
+                    if getattr(module, name, None) is python:
+                        setattr(module, name, jitted)
         _COMPILED = numba.njit(cache=True, error_model="numpy")(drive)
     return _COMPILED or None
 
 
-_COMPILED = None
+_COMPILED: Any = None

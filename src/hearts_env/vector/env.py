@@ -58,7 +58,7 @@ from hearts_env.actions import integer_actions
 from hearts_env.engine import BrokenRule, IllegalActionError
 from hearts_env.rewards import check_scheme, deal_end_rewards
 from hearts_env.rules import Rules, make_rules
-from hearts_env.vector import POLICIES, VectorDeals, kth_cards
+from hearts_env.vector import KernelPolicy, VectorDeals, kernel_policy, kth_cards, policy_name
 from hearts_env.vector.encoders import make_batch_encoder
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -86,9 +86,10 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"seat must be 0..3, 'random' or 'all', got {seat!r}")
         if illegal_action not in ("raise", "penalty"):
             raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: raise, penalty")
-        if not (opponents in POLICIES or callable(opponents)):
-            raise ValueError(f"vector opponents must be 'random', 'greedy', 'heuristic' or a batched policy "
-                             f"(observations, masks) -> actions; got {opponents!r}")
+        if not callable(opponents) and not (isinstance(opponents, str) and policy_name(opponents)):
+            raise ValueError(f"vector opponents must be 'random', 'greedy', 'heuristic' (with parameters, e.g. "
+                             f"'heuristic(moon_alarm=6)') or a batched policy (observations, masks) -> actions; "
+                             f"got {opponents!r}")
         if render_mode is not None:
             raise ValueError("the vector env does not render; use the single-table env")
         if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
@@ -110,7 +111,14 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         self.tables: VectorDeals | None = None
         self.copy = bool(copy)
         self._obs = np.zeros((self.num_envs, self.encoder.size), self.encoder.dtype)
-        if isinstance(opponents, str) and opponents in ("greedy", "heuristic"):  # fail now without Numba
+        self._opponent_policy: KernelPolicy | None = None
+        self._batch_policy: BatchPolicy | None = None
+        if isinstance(opponents, str):
+            self._opponent_policy = kernel_policy(opponents)
+        else:
+            self._batch_policy = opponents
+        if self._opponent_policy is not None and self._opponent_policy.name != "random":  # fail now without Numba
+            assert isinstance(opponents, str)
             VectorDeals.random(self.rules, 1, np.random.default_rng(0), backend=backend).policy_actions(opponents)
 
     # Gymnasium API ------------------------------------------------------------------------
@@ -176,9 +184,10 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         assert tables is not None
         if self.seat_choice == "all":
             return
-        if isinstance(self.opponents, str):
-            tables.advance(self.seats, self.opponents, self.np_random)
+        if self._opponent_policy is not None:
+            tables.advance(self.seats, self._opponent_policy, self.np_random)
             return
+        assert self._batch_policy is not None
         while True:  # a batched policy: one card per waiting table per round
             waiting = ~tables.done & (tables.current != self.seats)
             if not waiting.any():
@@ -187,7 +196,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
             obs = self.encoder.encode(tables, tables.current.astype(np.intp))[idx]
             masks = self._mask_array(tables.legal_masks()[idx])
             cards = np.full(self.num_envs, -2, np.int64)
-            cards[idx] = np.asarray(self.opponents(obs, masks), dtype=np.int64).reshape(len(idx))
+            cards[idx] = np.asarray(self._batch_policy(obs, masks), dtype=np.int64).reshape(len(idx))
             tables.step(cards, only=waiting)
 
     def _acting_seats(self) -> np.ndarray:
