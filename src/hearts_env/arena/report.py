@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.arena import per_deal_points
+from hearts_env.arena.stats import per_deal_points
 
 
 def ratings(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:

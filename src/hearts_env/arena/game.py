@@ -1,0 +1,142 @@
+"""One episode of a tournament: seatings, pass directions, playing a (deal, seating) game into a record.
+
+A record is a JSON-ready dict (see :mod:`hearts_env.arena`); :func:`replay_record` rebuilds its deals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import traceback
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from hearts_env import __version__
+from hearts_env.agents import make_agent
+from hearts_env.engine import Deal, IllegalActionError
+from hearts_env.match import Match
+from hearts_env.rules import Rules, make_rules
+from hearts_env.views import SeatView
+
+
+def seatings(num_specs: int) -> list[tuple[int, ...]]:
+    """Seatings as tuples of spec indices per seat (see the module docstring)."""
+    if num_specs == 1:
+        return [(0, 0, 0, 0)]
+    if num_specs == 2:
+        return [s for s in itertools.product((0, 1), repeat=4) if 0 < sum(s) < 4]
+    if num_specs == 4:
+        return [tuple((seat + r) % 4 for seat in range(4)) for r in range(4)]
+    raise ValueError(f"an arena takes 1, 2 or 4 agent specs, got {num_specs}")
+
+
+def pass_direction_of(rules: Rules, deal_index: int) -> int | None:
+    """The pass offset of one-deal episode ``deal_index`` of a tournament: ``schedule[i % len(schedule)]``,
+    so every direction of the schedule is played equally often and every seating of a deal passes the
+    same way. None for games to the target (they follow the schedule deal by deal) and for
+    ``passing="random"`` (drawn from the deal's seed, hence also the same in every seating)."""
+    schedule = rules.pass_schedule
+    if rules.game != "deal" or schedule is None:
+        return None
+    return schedule[deal_index % len(schedule)]
+
+
+def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, seating_index: int,
+              move_time_limit: float | None = None) -> dict[str, Any]:
+    """Play episode ``deal_index`` (one deal, or a game to the target) in seating ``seating_index``.
+
+    The cards depend only on (seed, deal_index), so every seating sees the same deals; agent
+    randomness depends on (seed, deal_index, seating_index, seat). A move slower than
+    ``move_time_limit`` seconds (measured after it returns) ends the episode as a timeout.
+    """
+    seating = seatings(len(specs))[seating_index]
+    match = Match(rules, seed=np.random.default_rng([seed, deal_index]),
+                  pass_direction=pass_direction_of(rules, deal_index))
+    agents = [_agent(specs[i], seat) for seat, i in enumerate(seating)]
+    error = None
+    details = []
+    think = [0.0, 0.0, 0.0, 0.0]  # seconds each seat spent choosing, its slowest choice, and how many choices
+    slowest = [0.0, 0.0, 0.0, 0.0]
+    decisions = [0, 0, 0, 0]
+    while error is None:
+        deal = match.deal
+        for seat, agent in enumerate(agents):
+            agent.reset(rules, seat, seed=[seed, deal_index, seating_index, match.deal_index, seat])
+        while not deal.is_over and error is None:
+            error = _move(agents, deal, move_time_limit, think, decisions, slowest)
+        if error is None:
+            for seat, agent in enumerate(agents):
+                agent.end_deal(SeatView.of(deal, seat))
+        details.append({"hands": list(deal.dealt), "pass_direction": deal.pass_direction_name,
+                        "dealer": deal.dealer, "history": deal.history, "points": deal.points})
+        if error is not None:
+            error["spec"] = specs[seating[error["seat"]]]
+            break
+        if match.next_deal() is None:
+            break
+    points = None if error else match.scores
+    winners = [] if error else match.winners()
+    return {"deal": deal_index, "seating_index": seating_index, "seating": [specs[i] for i in seating],
+            "seed": seed, "rules": rules.spec(), "points": points, "winners": winners,
+            "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
+            "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
+            "error": error, "version": __version__, "think_seconds": think, "decisions": decisions,
+            "slowest_move_seconds": slowest,
+            "deals": details}
+
+
+_AGENTS: dict[tuple[str, int], Any] = {}
+
+
+def _agent(spec: str, seat: int) -> Any:
+    """One agent per (spec, seat) in each worker process, reset before every deal: building an
+    agent can be costly (an SB3 model loads its zip), playing a deal with it is not."""
+    agent = _AGENTS.get((spec, seat))
+    if agent is None:
+        agent = _AGENTS[(spec, seat)] = make_agent(spec)
+    return agent
+
+
+def _move(agents: Sequence[Any], deal: Deal, limit: float | None, think: list[float],
+          decisions: list[int], slowest: list[float]) -> dict[str, Any] | None:
+    seat = deal.current
+    try:
+        start = time.perf_counter()
+        card = agents[seat].act(SeatView.of(deal, seat))
+        elapsed = time.perf_counter() - start
+        think[seat] += elapsed
+        slowest[seat] = max(slowest[seat], elapsed)
+        decisions[seat] += 1
+        if limit is not None and elapsed > limit:
+            return {"seat": seat, "kind": "timeout", "message": f"a move took {elapsed:.3f} s (limit {limit} s)"}
+        deal.apply(card)
+    except IllegalActionError as e:
+        return {"seat": seat, "kind": "illegal", "message": str(e)}
+    except Exception as e:  # an agent crashed: record it, keep the tournament going
+        return {"seat": seat, "kind": "exception", "message": f"{type(e).__name__}: {e}",
+                "traceback": traceback.format_exc(limit=5)}
+    return None
+
+
+def replay_record(record: dict[str, Any], deal: int = 0) -> Deal:
+    """Deal number ``deal`` of an arena record, replayed through the engine (to its end, or its error)."""
+    d = record["deals"][deal]
+    rebuilt = Deal.from_hands(make_rules(record["rules"]), d["hands"], pass_direction=d["pass_direction"],
+                              dealer=d["dealer"])
+    return rebuilt.apply_all(d["history"])
+
+
+def moon_attempts(deal: Deal) -> list[int]:
+    """Seats that went for the moon in a finished deal: three quarters of the way through the
+    tricks, the seat held every point taken so far and at least half of the deal's penalty
+    total (a successful moon always counts)."""
+    if deal.moon_shooter is not None:
+        return [deal.moon_shooter]
+    checkpoint = -(-3 * deal.num_tricks // 4)  # trick 10 of 13, 6 of 8
+    points = [0, 0, 0, 0]
+    for trick in deal.tricks()[:checkpoint]:
+        points[trick.winner] += trick.points
+    holders = [s for s in range(4) if points[s] > 0]
+    return holders if len(holders) == 1 and points[holders[0]] * 2 >= deal.rules.penalty_total else []

@@ -1,0 +1,139 @@
+"""Running a tournament: the games to play, worker pools (processes or Ray), streaming and resuming results."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from hearts_env.agents import make_agent
+from hearts_env.arena.game import pass_direction_of, play_game, seatings
+from hearts_env.rules import PASS_NAMES, Rules, make_rules
+
+
+def _play_game_args(args: tuple) -> dict[str, Any]:
+    return play_game(*args)
+
+
+def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(game=deal)", seed: int = 0,
+              jobs: int | None = None, out: str | os.PathLike | None = None, resume: bool = False,
+              progress: bool = False, move_time_limit: float | None = None,
+              backend: str = "processes") -> list[dict[str, Any]]:
+    """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
+    every record, those resumed from ``out`` included.
+
+    ``jobs`` workers (default: all cores) as local processes, or ``backend="ray"`` for a Ray
+    cluster (``pip install 'hearts-env[ray]'``); results are identical for any ``jobs``.
+    """
+    rules = make_rules(rules)
+    if backend not in ("processes", "ray"):
+        raise ValueError(f"backend={backend!r} is not valid; valid: processes, ray")
+    for spec in specs:
+        make_agent(spec)  # fail early on a bad spec
+    n_seatings = len(seatings(len(specs)))
+    done: dict[tuple[int, int], dict[str, Any]] = {}
+    path = Path(out) if out is not None else None
+    if path is not None and path.exists():
+        if not resume:
+            raise FileExistsError(f"{path} exists: pass resume=True (--resume) to continue it, or choose another file")
+        _drop_partial_last_line(path)
+        for record in _read_records(path):
+            if record["seating"] != [specs[i] for i in seatings(len(specs))[record["seating_index"]]] \
+                    or record["seed"] != seed or record["rules"] != rules.spec():
+                raise ValueError(f"{path} holds results of another tournament (agents, seed or rules differ)")
+            direction = pass_direction_of(rules, record["deal"])
+            if direction is not None and record["deals"][0]["pass_direction"] != PASS_NAMES[direction]:
+                raise ValueError(f"{path} holds deals played under another pass-direction protocol (deal "
+                                 f"{record['deal']} passed {record['deals'][0]['pass_direction']}, now "
+                                 f"{PASS_NAMES[direction]}: hearts-env before 0.1.1 passed left in every one-deal "
+                                 f"tournament); start a new file")
+            done[(record["deal"], record["seating_index"])] = record
+    todo = [(list(specs), rules, seed, d, s, move_time_limit)
+            for d in range(deals) for s in range(n_seatings) if (d, s) not in done]
+    jobs = jobs or os.cpu_count() or 1
+    sink = path.open("a") if path is not None else None
+    bar = _progress_bar(len(todo), progress)
+    try:
+        if backend == "ray":
+            results = _ray_pool(jobs).imap_unordered(_play_game_args, todo)
+        elif jobs == 1 or len(todo) < 2:
+            results = map(_play_game_args, todo)
+        else:
+            results = multiprocessing.get_context("spawn").Pool(jobs).imap_unordered(_play_game_args, todo, 4)
+        for record in results:
+            done[(record["deal"], record["seating_index"])] = record
+            if sink is not None:
+                sink.write(json.dumps(record) + "\n")
+                sink.flush()
+            bar.update(1)
+    finally:
+        bar.close()
+        if sink is not None:
+            sink.close()
+    return [done[key] for key in sorted(done) if key[0] < deals]
+
+
+def _drop_partial_last_line(path: Path) -> None:
+    """Cut a last line that an interruption left unfinished (its game is played again)."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("r+b") as f:
+            f.truncate(data.rfind(b"\n") + 1)
+
+
+def _read_records(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open() as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            yield json.loads(line)
+
+
+def _ray_pool(jobs: int) -> Any:
+    try:
+        from ray.util.multiprocessing import Pool
+    except ImportError:
+        raise ImportError("backend='ray' needs Ray: pip install 'hearts-env[ray]'") from None
+    return Pool(jobs)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class _PlainBar:
+    """Progress on stderr every 10% when tqdm (the ``arena`` extra) is not installed."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.start, self.next = total, 0, time.perf_counter(), 0.1
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.total and self.done / self.total >= self.next:
+            elapsed = time.perf_counter() - self.start
+            eta = elapsed * (self.total - self.done) / self.done
+            print(f"{self.done}/{self.total} games, ETA {eta:.0f} s", file=sys.stderr)
+            self.next += 0.1
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _PlainBar(total)
+    return tqdm(total=total, unit="game")
