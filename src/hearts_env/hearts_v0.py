@@ -174,6 +174,7 @@ from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
 from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
+from hearts_env.registration import PETTINGZOO_ID
 from hearts_env.render import render_deal
 from hearts_env.rewards import REWARD_SCHEMES, RewardBook, check_scheme
 from hearts_env.rules import Rules, draw_pass_direction, make_rules
@@ -181,8 +182,8 @@ from hearts_env.views import SeatView
 
 __all__ = ["ENV_ID", "PHASE_DONE", "PHASE_PASS", "PHASE_PLAY", "REWARD_SCHEMES", "env", "raw_env"]
 
-ENV_ID = "hearts_env/hearts-v0"
-"""The id under which :func:`env` is registered with PettingZoo (1.27+)."""
+ENV_ID = PETTINGZOO_ID
+"""The id under which :func:`env` is registered with PettingZoo (1.27+; see :mod:`hearts_env.registration`)."""
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 _OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
@@ -501,19 +502,3 @@ class raw_env(AECEnv):
 
 
 _BIT_TO_BYTE = bytes.maketrans(b"01", b"\x00\x01")
-
-
-def _register() -> None:
-    """Register :func:`env` as ``hearts_env/hearts-v0`` with PettingZoo's registry (1.27+; older
-    PettingZoo has no registry, and then this does nothing)."""
-    try:
-        import pettingzoo
-        register = pettingzoo.register
-        registry = pettingzoo.aec_registry
-    except (ImportError, AttributeError):
-        return
-    if ENV_ID not in registry:
-        register("aec", ENV_ID, entry_point="hearts_env.hearts_v0:env")
-
-
-_register()

@@ -49,12 +49,13 @@ from hearts_env.agents.adapters import PolicyAgent
 from hearts_env.encoders import make_encoder
 from hearts_env.engine import BrokenRule, IllegalActionError
 from hearts_env.match import Match
+from hearts_env.registration import GYMNASIUM_ID
 from hearts_env.render import render_deal
 from hearts_env.rewards import RewardBook, check_scheme
 from hearts_env.rules import Rules, make_rules
 from hearts_env.views import SeatView
 
-ENV_ID = "hearts_env/Hearts-v0"
+ENV_ID = GYMNASIUM_ID
 
 OpponentSpec = str | Agent | Callable[[np.ndarray, np.ndarray], Any]
 
@@ -218,12 +219,3 @@ class HeartsEnv(gymnasium.Env):
         assert match is not None
         return {"action_mask": self._mask(), "seat": self.seat, "phase": int(match.deal.phase),
                 "scores": np.array(match.scores, np.int64), "deal_index": match.deal_index, "illegal_action": illegal}
-
-
-def _register() -> None:
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(ENV_ID, entry_point="hearts_env.single_agent:HeartsEnv",
-                           vector_entry_point="hearts_env.vector.env:HeartsVectorEnv")
-
-
-_register()

@@ -136,7 +136,7 @@ class RuleTables:
         k[K_SCORING], k[K_PENALTY_CARDS] = self.scoring_cards, self.penalty_cards
         k[K_FIRST_ALLOWED], k[K_BREAKS], k[K_HIGH] = self.first_trick_allowed, self.breaks_hearts, self.high_cards
         k[K_FLAGS] = flags
-        # shooter_choice differs from add_to_others only in a game to the target (engine.Deal._moon_choice)
+        # shooter_choice differs from add_to_others only in a game to the target (hearts_env.scoring.moon_choice)
         moon = {"off": MOON_OFF, "add_to_others": MOON_ADD, "subtract_from_shooter": MOON_SUBTRACT,
                 "shooter_choice": MOON_CHOICE if r.game == "match" else MOON_ADD}[r.moon]
         p = [0] * P_SIZE

@@ -97,7 +97,6 @@ class VectorDeals:
         if hands.ndim != 2 or hands.shape[1] != 4:
             raise ValueError(f"hands must have shape (B, 4), got {hands.shape}")
         b = self.size = hands.shape[0]
-        self._rows = np.arange(b)
 
         self.hands = hands.copy()
         self.dealt = hands.copy()
@@ -190,7 +189,6 @@ class VectorDeals:
         for name in (*STATE_FIELDS, "dealt"):
             setattr(new, name, getattr(self, name)[rows])
         new.size = len(rows)
-        new._rows = np.arange(new.size)
         return new
 
     def redeal(self, which: np.ndarray, rng: np.random.Generator) -> None:

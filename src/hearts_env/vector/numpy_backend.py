@@ -41,7 +41,7 @@ def start_play(t: VectorDeals, which: np.ndarray) -> None:
 def legal_masks(t: VectorDeals) -> np.ndarray:
     """(B,) uint64: the cards the seat to act may pass or play at each table (0 when done)."""
     r = t.rules
-    rows = t._rows
+    rows = np.arange(t.size)
     hand = t.hands[rows, t.current]
     passing = t.phase == PASS
     leading = t.trick_count == 0
