@@ -35,7 +35,8 @@ from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_directio
 from hearts_env.scoring import score_deal
 from hearts_env.tables import RuleTables, tables_of
 
-__all__ = ["BrokenRule", "Deal", "DealError", "Event", "IllegalActionError", "Phase", "Trick", "direction_offset",
+__all__ = ["PHASE_DONE", "PHASE_PASS", "PHASE_PLAY", "BrokenRule", "Deal", "DealError", "Event", "IllegalActionError",
+           "Phase", "Trick", "direction_offset",
            "mask_points", "validate_scores"]
 
 
@@ -45,7 +46,9 @@ class Phase(IntEnum):
     DONE = 2
 
 
-_PASS, _PLAY, _DONE = 0, 1, 2  # plain ints on the hot path (enum member access is slow)
+PHASE_PASS, PHASE_PLAY, PHASE_DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)
+"""The phases as plain ints: for hot loops (enum member access is slow), arrays and Numba."""
+_PASS, _PLAY, _DONE = PHASE_PASS, PHASE_PLAY, PHASE_DONE
 
 
 class DealError(ValueError):

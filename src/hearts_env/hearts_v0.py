@@ -172,7 +172,9 @@ from pettingzoo.utils import wrappers
 
 from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
-from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
+
+# PHASE_*: the values of info["phase"], the engine's Phase as plain ints (0, 1, 2)
+from hearts_env.engine import PHASE_DONE, PHASE_PASS, PHASE_PLAY, BrokenRule, Deal, DealError, IllegalActionError
 from hearts_env.match import Match
 from hearts_env.registration import PETTINGZOO_ID
 from hearts_env.render import render_deal
@@ -187,8 +189,6 @@ ENV_ID = PETTINGZOO_ID
 
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 _OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
-PHASE_PASS, PHASE_PLAY, PHASE_DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)
-"""Values of ``info["phase"]``: the engine's :class:`~hearts_env.engine.Phase` as plain ints (0, 1, 2)."""
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.engine import Phase
+from hearts_env.engine import PHASE_DONE, PHASE_PASS, PHASE_PLAY
 from hearts_env.tables import (
     FLAG_ANY_CLUB,
     FLAG_AVOID_BONUS,
@@ -59,7 +59,7 @@ from hearts_env.vector._strategies import _greedy, _heuristic, _heuristic_pass
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
     ADVANCE_HEURISTIC = range(9)
-_PASS, _PLAY, _DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)  # plain ints: Numba's constants
+_PASS, _PLAY, _DONE = PHASE_PASS, PHASE_PLAY, PHASE_DONE  # plain ints: Numba freezes them as constants
 
 
 

@@ -14,11 +14,14 @@ from typing import Any
 import numpy as np
 
 from hearts_env.cards import format_cards
+from hearts_env.engine import PHASE_DONE as DONE
+from hearts_env.engine import PHASE_PASS as PASS
+from hearts_env.engine import PHASE_PLAY as PLAY
 from hearts_env.engine import BrokenRule, Deal, IllegalActionError
 from hearts_env.rules import Rules, draw_pass_directions, make_rules
 from hearts_env.tables import tables_of
 from hearts_env.vector import _kernels, numpy_backend
-from hearts_env.vector.numpy_backend import DONE, PASS, PLAY, kth_cards
+from hearts_env.vector.numpy_backend import kth_cards
 from hearts_env.vector.policies import KernelPolicy, kernel_policy
 
 BACKENDS = ("auto", "numba", "numpy")

@@ -13,6 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from hearts_env.encoders import EncoderError, make_encoder
+from hearts_env.engine import PHASE_DONE as DONE
+from hearts_env.engine import PHASE_PASS as PASS
+from hearts_env.engine import PHASE_PLAY as PLAY
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.vector import penalty_points
@@ -92,7 +95,7 @@ class RichBatch(BatchEncoder):
         masks[:, 1] = passed
         source = (me - tables.pass_direction) & 3
         received = tables.passed[rows[:, 0], source]
-        masks[:, 2] = np.where((tables.phase != 0) & (tables.pass_direction != 0), received, U64(0))
+        masks[:, 2] = np.where((tables.phase != PASS) & (tables.pass_direction != 0), received, U64(0))
         masks[:, 3:7] = tables.played_by[rows, rel]
         trick = tables.trick.astype(np.int64)  # (B, 4), -1 = empty
         by_rel = (tables.leader[:, None] + np.arange(4) - me[:, None]) & 3
@@ -118,13 +121,13 @@ class RichBatch(BatchEncoder):
         pb = tables.played_by
         f[:, 33] = ((pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]) & self.qs_bit) == 0
         phase = tables.phase
-        f[:, 34] = phase == 0
-        f[:, 35] = phase == 1
+        f[:, 34] = phase == PASS
+        f[:, 35] = phase == PLAY
         f[rows[:, 0], 36 + tables.pass_direction.astype(np.intp)] = 1
-        live = phase != 2
+        live = phase != DONE
         cur = (tables.current.astype(np.intp) - me) & 3
         f[rows[live, 0], 40 + cur[live]] = 1
-        playing = phase == 1
+        playing = phase == PLAY
         lead = (tables.leader.astype(np.intp) - me) & 3
         f[rows[playing, 0], 44 + lead[playing]] = 1
         return out

@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from hearts_env.cards import CLUBS
-from hearts_env.engine import Phase
+from hearts_env.engine import PHASE_DONE as DONE
+from hearts_env.engine import PHASE_PASS as PASS
+from hearts_env.engine import PHASE_PLAY as PLAY
 from hearts_env.tables import RuleTables, tables_of
 
 if TYPE_CHECKING:
     from hearts_env.vector.deals import VectorDeals
 
 U64 = np.uint64
-PASS, PLAY, DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)
 
 
 def start_play(t: VectorDeals, which: np.ndarray) -> None:
