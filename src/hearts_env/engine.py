@@ -254,10 +254,8 @@ class Deal:
             return self.points  # type: ignore[return-value]
         c = self._c
         rps, suit_mask_of, breaks, hearts = c.ranks_per_suit, c.suit_mask_of, c.breaks_hearts, c.hearts
-        first_allowed = c.first_trick_allowed if c.rules.no_pts_on_first_trick else 0
-        lead_club = c.clubs if c.rules.can_lead_any_club else 1
-        lowest_club_lead = c.lead_lowest_club
-        qs_only = c.qs_bit if c.rules.can_lead_hearts_instead_of_qs else -1
+        first_allowed, lead_club, lowest_club_lead, qs_only = \
+            c.first_trick_only, c.opening_leads, c.lead_lowest_club, c.lone_qs_lead
         n_tricks = c.hand_size
         hands, played_by, taken, tricks_won, voids = self.hands, self.played_by, self.taken, self.tricks_won, self.voids
         for s in range(4):  # every card still held gets played
@@ -391,14 +389,14 @@ class Deal:
                 if follow:
                     return follow
             elif self.trick_index == 0 and c.lead_lowest_club:
-                return hand & c.clubs if c.rules.can_lead_any_club else 1
-            if self.trick_index == 0 and c.rules.no_pts_on_first_trick:
-                safe = hand & c.first_trick_allowed
+                return hand & c.opening_leads
+            if self.trick_index == 0:
+                safe = hand & c.first_trick_only
                 if safe:
                     return safe
             if not trick:
                 lead = hand if self.hearts_broken else hand & ~c.hearts
-                if lead and not (c.rules.can_lead_hearts_instead_of_qs and lead == c.qs_bit):
+                if lead and lead != c.lone_qs_lead:
                     return lead
             return hand
         if phase == _PASS:
@@ -461,7 +459,7 @@ class Deal:
             return None
         trick_mask = self.trick_mask
         winner = (self.leader + trick.index((trick_mask & led_mask).bit_length() - 1)) & 3
-        done = Trick(self.trick_index, self.leader, tuple(trick), winner, c.points_of(trick_mask))
+        done = Trick(self.trick_index, self.leader, tuple(trick), winner, trick_mask, c)
         self.taken[winner] |= trick_mask
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
@@ -550,7 +548,7 @@ class Deal:
         leader = self._first_leader(plays)
         for k, winner in enumerate(self.trick_winners):
             cards = tuple(plays[4 * k:4 * k + 4])
-            out.append(Trick(k, leader, cards, winner, self._c.points_of(to_mask(cards))))
+            out.append(Trick(k, leader, cards, winner, to_mask(cards), self._c))
             leader = winner
         return out
 

@@ -8,8 +8,11 @@ whole log as typed events (:class:`DealStarted`, :class:`Passed`, :class:`Receiv
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from hearts_env.tables import RuleTables
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass costs 4x to build, and apply builds one per trick
@@ -22,8 +25,20 @@ class Trick:
     cards: tuple[int, ...]
     """In the order played, the led card first."""
     winner: int
-    points: int
-    """Points of its cards (penalties minus the J♦ bonus; no moon, no trick bonus)."""
+    mask: int = field(repr=False)
+    """The cards as a bit mask."""
+    tables: RuleTables = field(repr=False, compare=False)
+    """The rules' tables, for :attr:`points`."""
+
+    @property
+    def points(self) -> int:
+        """Points of its cards (penalties minus the J♦ bonus; no moon, no trick bonus), computed on
+        access: most callers of ``apply`` never read them."""
+        return self.tables.points_of(self.mask)
+
+    def __repr__(self) -> str:
+        return (f"Trick(index={self.index}, leader={self.leader}, cards={self.cards}, winner={self.winner}, "
+                f"points={self.points})")
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,15 @@ class RuleTables:
     penalty_total: int
     lead_lowest_club: bool
     """The holder of the lowest club opens (else the seat left of the dealer)."""
+    opening_leads: int
+    """With ``lead_lowest_club``: the cards the opening lead may be (every club under
+    ``can_lead_any_club``, else the lowest club alone)."""
+    first_trick_only: int
+    """Under ``no_pts_on_first_trick``, :attr:`first_trick_allowed` (a hand holding any of them plays
+    one to the first trick); 0 without that rule (no restriction)."""
+    lone_qs_lead: int
+    """Under ``can_lead_hearts_instead_of_qs``, the lead mask (Q♠ alone) after which hearts may be
+    led although unbroken; -1 without that rule (no lead mask equals it)."""
     card_bits: np.ndarray
     """``1 << card`` as uint64, by card id."""
     hand_starts: np.ndarray
@@ -189,5 +198,8 @@ def _tables_of(rules: Rules) -> RuleTables:
         breaks_hearts=hearts | (qs_bit if rules.qs_breaks_hearts else 0),
         pass_count=rules.pass_count if rules.has_passing else 0, penalty_total=rules.penalty_total,
         lead_lowest_club=rules.opening_lead == "lowest_club",
+        opening_leads=suits[CLUBS] if rules.can_lead_any_club else 1,
+        first_trick_only=deck.full_mask & ~penalty if rules.no_pts_on_first_trick else 0,
+        lone_qs_lead=qs_bit if rules.can_lead_hearts_instead_of_qs else -1,
         card_bits=np.left_shift(np.uint64(1), np.arange(deck.size, dtype=np.uint64)),
         hand_starts=np.arange(0, deck.size, deck.hand_size))

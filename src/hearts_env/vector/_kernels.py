@@ -54,7 +54,7 @@ from hearts_env.tables import (
 )
 from hearts_env.vector import _bitops, _strategies
 from hearts_env.vector._bitops import _ONE, _ZERO, _highest_card, _kth_card, _lowest_card, _penalty_points, _popcount
-from hearts_env.vector._strategies import _greedy, _heuristic, _heuristic_pass
+from hearts_env.vector._strategies import A_MOON_ALARM, A_SHOOT, _greedy, _heuristic, _heuristic_pass
 
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
@@ -148,6 +148,7 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
     any_club = (flags & np.uint64(FLAG_ANY_CLUB)) != _ZERO
     hearts_for_qs = (flags & np.uint64(FLAG_HEARTS_FOR_QS)) != _ZERO
     suit0 = hearts_m >> np.uint64(2 * rps)
+    moon_alarm, shoot = A[A_MOON_ALARM], A[A_SHOOT] != 0
     advancing = mode >= ADVANCE_RANDOM
     for i in range(phase.shape[0]):
         j = 0
@@ -204,7 +205,8 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
                 else:
                     card = _heuristic(legal, s, hand, hand | played_by[i, s],
                                       played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
-                                      taken, i, trick, tc, leader[i], trick_mask[i], led_mask[i], K, P, A)
+                                      taken, i, trick, tc, leader[i], trick_mask[i], led_mask[i], K, P,
+                                      moon_alarm, shoot)
                 if mode == HEURISTIC_CHOICE:
                     out[i] = card
                     break

@@ -96,8 +96,10 @@ def _min_rank_short_suit(mask, hand, rps, suit0, longest):
     return best
 
 
-def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leader, trick_mask, led_mask, K, P, A):
-    """The play of :class:`hearts_env.agents.basic.HeuristicAgent` with the parameters in ``A``, card for card."""
+def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leader, trick_mask, led_mask, K, P,
+               moon_alarm, shoot):
+    """The play of :class:`hearts_env.agents.basic.HeuristicAgent` with these parameters, card for card
+    (scalars, not the array ``A``: every array argument costs reference counting on each call)."""
     rps = np.int64(K[K_RPS])
     hearts_m, spades_m, qs_bit, ks_bit, as_bit = K[K_HEARTS], K[K_SPADES], K[K_QS_BIT], K[K_KS_BIT], K[K_AS_BIT]
     penalty = K[K_PENALTY_CARDS]
@@ -110,7 +112,7 @@ def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leade
     for s in range(4):
         if s != seat and taken[i, s] & penalty:
             others_pointed = True
-    if (A[A_SHOOT] and not others_pointed and _popcount(start_hearts) >= 5 and (start_hearts & top) == top
+    if (shoot and not others_pointed and _popcount(start_hearts) >= 5 and (start_hearts & top) == top
             and _popcount(start_hand & K[K_HIGH]) * 10 >= 6 * _popcount(start_hand)):
         if tc == 0:
             best, best_key = -1, -1
@@ -136,7 +138,7 @@ def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leade
         if taken[i, s] and _points(taken[i, s], K, P) > 0:
             scorers += 1
             shooter = s
-    if scorers != 1 or shooter == seat or _points(taken[i, shooter], K, P) < A[A_MOON_ALARM]:
+    if scorers != 1 or shooter == seat or _points(taken[i, shooter], K, P) < moon_alarm:
         shooter = -1
     qs_out = (played & qs_bit) == _ZERO
     if tc == 0:

@@ -154,7 +154,7 @@ class VectorDeals:
         if not deals:
             raise ValueError("from_deals needs at least one deal")
         rules = deals[0].rules
-        if any(d.rules != rules for d in deals):
+        if any(d.rules is not rules and d.rules != rules for d in deals):  # identity first: eq reads every field
             raise ValueError("from_deals needs deals under one Rules object")
         b = len(deals)
         tables = cls(rules, np.array([d.dealt for d in deals], dtype=U64),
