@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from hearts_env.engine import Deal
-from hearts_env.rules import MAX_POINTS, MOON_MODES, PASS_OFFSETS, Rules
+from hearts_env.rules import MAX_POINTS, MOON_MODES, PASS_OFFSETS, SINGLE_CARD_PENALTIES, Rules
 
 # derandomized: the same examples every run (CI-stable); no example database written to the tree
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
@@ -56,8 +56,7 @@ def rules_strategy(draw: st.DrawFn) -> Rules:
     values = {name: draw(strategy) for name, strategy in RULE_FIELDS.items()}
     if values["opening_lead"] != "lowest_club":
         values["can_lead_any_club"] = False
-    if not any(values[k] for k in ("heart_points", "queen_of_spades_points", "jack_of_clubs_points",
-                                   "king_of_spades_points", "ace_of_spades_points")):
+    if not any(values[k] for k in ("heart_points", *SINGLE_CARD_PENALTIES)):
         values["heart_points"] = 1
     return Rules(**values)
 

@@ -22,16 +22,17 @@ from typing import Any
 
 from hearts_env.cards import from_openspiel, iter_cards, to_openspiel
 from hearts_env.engine import Deal
-from hearts_env.rules import Rules, make_rules
+from hearts_env.rules import SINGLE_CARD_PENALTIES, Rules, make_rules
 
 OPENSPIEL_FLAGS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "avoid_all_tricks_bonus",
                    "must_break_hearts", "qs_breaks_hearts", "can_lead_hearts_instead_of_qs")
 """Rule options that are OpenSpiel game parameters under the same names and semantics."""
 
-_FIXED = {"deck": "standard", "heart_points": 1, "queen_of_spades_points": 13, "jack_of_clubs_points": 0,
-          "king_of_spades_points": 0, "ace_of_spades_points": 0,
-          "jd_bonus_points": 10, "avoid_all_tricks_points": 5, "pass_count": 3, "opening_lead": "lowest_club",
-          "moon": "add_to_others"}
+OPENSPIEL_SCORING: dict[str, Any] = {"deck": "standard", "heart_points": 1, **dict.fromkeys(SINGLE_CARD_PENALTIES, 0),
+                                     "queen_of_spades_points": 13, "jd_bonus_points": 10,
+                                     "avoid_all_tricks_points": 5, "moon": "add_to_others"}
+"""The values OpenSpiel's hearts fixes for its cards and scoring (every other single-card penalty is 0)."""
+_FIXED = {**OPENSPIEL_SCORING, "pass_count": 3, "opening_lead": "lowest_club"}
 
 
 class OpenSpielUnsupported(ValueError):

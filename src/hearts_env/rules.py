@@ -32,6 +32,10 @@ OPENING_LEADS = ("lowest_club", "left_of_dealer")
 MOON_MODES = ("off", "add_to_others", "subtract_from_shooter", "shooter_choice")
 GAME_MODES = ("deal", "match")
 MAX_POINTS = 10_000
+SINGLE_CARD_PENALTIES: dict[str, str] = {"queen_of_spades_points": "QS", "jack_of_clubs_points": "JC",
+                                         "king_of_spades_points": "KS", "ace_of_spades_points": "AS"}
+"""Every ``Rules`` field that puts a penalty on one card, and that card: the point tables, the penalty
+total, the moon, the first-trick bar, the kernels and OpenSpiel's refusals all derive from this."""
 """Upper bound of every point value and of ``target``: a game's scores then stay far inside the
 batched engine's int64 and exact in float32 rewards."""
 
@@ -131,13 +135,12 @@ class Rules:
             raise RulesError(f"game={self.game!r} is not valid; valid values: {', '.join(GAME_MODES)}")
         if not 1 <= self.target <= MAX_POINTS:
             raise RulesError(f"target={self.target} is not valid; use 1..{MAX_POINTS}")
-        for name in ("heart_points", "queen_of_spades_points", "jack_of_clubs_points", "king_of_spades_points",
-                     "ace_of_spades_points", "jd_bonus_points", "avoid_all_tricks_points"):
+        for name in ("heart_points", *SINGLE_CARD_PENALTIES, "jd_bonus_points", "avoid_all_tricks_points"):
             if not 0 <= getattr(self, name) <= MAX_POINTS:
                 raise RulesError(f"{name}={getattr(self, name)} is not valid; use 0..{MAX_POINTS}")
         if self.penalty_total == 0:
-            raise RulesError("the rules give no penalty points at all (heart_points, queen_of_spades_points, "
-                             "jack_of_clubs_points, king_of_spades_points and ace_of_spades_points are all 0)")
+            raise RulesError("the rules give no penalty points at all (heart_points and "
+                             f"{', '.join(SINGLE_CARD_PENALTIES)} are all 0)")
 
     # Derived facts -------------------------------------------------------------------------
     @property
@@ -166,8 +169,7 @@ class Rules:
     def penalty_total(self) -> int:
         """Penalty points in one deal: N of the moon rules (26 standard, 15 Dutch)."""
         per_deck = self.deck_obj.ranks_per_suit * self.heart_points
-        return (per_deck + self.queen_of_spades_points + self.jack_of_clubs_points + self.king_of_spades_points
-                + self.ace_of_spades_points)
+        return per_deck + sum(getattr(self, name) for name in SINGLE_CARD_PENALTIES)
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated)."""

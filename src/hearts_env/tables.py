@@ -12,10 +12,12 @@ True
 
 Two sets of "penalty" cards, each with one name:
 
-- ``scoring_cards``: the cards worth points under these rules (hearts if ``heart_points > 0``, Q♠ if
-  ``queen_of_spades_points > 0``, J♣ if ``jack_of_clubs_points > 0``); taking all of them is the moon;
-- ``penalty_cards``: hearts, Q♠, and J♣ when it scores — the cards ``no_pts_on_first_trick`` bars from
-  the first trick and that the bundled players keep off their tricks, whatever their point values.
+- ``scoring_cards``: the cards worth points under these rules (hearts if ``heart_points > 0``, and each
+  card of :data:`~hearts_env.rules.SINGLE_CARD_PENALTIES` whose field is above 0: Q♠, J♣, K♠, A♠);
+  taking all of them is the moon;
+- ``penalty_cards``: hearts, Q♠, and every other single card that scores — the cards
+  ``no_pts_on_first_trick`` bars from the first trick and that the bundled players keep off their
+  tricks, whatever their point values.
 
 :meth:`RuleTables.pack` gives the two arrays the Numba kernels read; the names of their slots are
 defined here, beside what fills them.
@@ -28,19 +30,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Deck
-from hearts_env.rules import Rules
+from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES, Deck, parse_cards
+from hearts_env.rules import SINGLE_CARD_PENALTIES, Rules
 
+N_POINT_CARDS = len(SINGLE_CARD_PENALTIES)
 # Slots of the uint64 array K of pack(): masks and counts.
 K_N, K_RPS, K_HAND_SIZE, K_PASS_COUNT, K_HEARTS, K_CLUBS, K_QS_BIT, K_JC_BIT, K_JD_BIT, K_SCORING, \
     K_FIRST_ALLOWED, K_BREAKS, K_FLAGS, K_PENALTY_CARDS, K_KS_BIT, K_AS_BIT, K_SPADES, K_HIGH = range(18)
-K_SIZE = 18
+K_POINT_CARD = 18
+K_SIZE = K_POINT_CARD + N_POINT_CARDS
 # Bits of K[K_FLAGS]
 FLAG_NO_PTS_FIRST, FLAG_LOWEST_CLUB, FLAG_ANY_CLUB, FLAG_HEARTS_FOR_QS, FLAG_JD_BONUS, FLAG_AVOID_BONUS = \
     1, 2, 4, 8, 16, 32
 # Slots of the int64 array P of pack(): point values.
-P_HEART, P_QS, P_JC, P_MOON, P_PENALTY_TOTAL, P_JD, P_AVOID, P_TARGET, P_KS, P_AS = range(10)
-P_SIZE = 10
+P_HEART, P_MOON, P_PENALTY_TOTAL, P_JD, P_AVOID, P_TARGET = range(6)
+# The single-card penalties (rules.SINGLE_CARD_PENALTIES): slot K[K_POINT_CARD + j] holds the bit of the j-th
+# card that scores and P[P_POINT_CARD + j] its points; unused slots hold 0 (no card, no points).
+P_POINT_CARD = 6
+P_SIZE = P_POINT_CARD + N_POINT_CARDS
 # Values of P[P_MOON]
 MOON_OFF, MOON_ADD, MOON_SUBTRACT, MOON_CHOICE = range(4)
 
@@ -149,10 +156,11 @@ class RuleTables:
         moon = {"off": MOON_OFF, "add_to_others": MOON_ADD, "subtract_from_shooter": MOON_SUBTRACT,
                 "shooter_choice": MOON_CHOICE if r.game == "match" else MOON_ADD}[r.moon]
         p = [0] * P_SIZE
-        p[P_HEART], p[P_QS], p[P_JC], p[P_MOON] = r.heart_points, r.queen_of_spades_points, r.jack_of_clubs_points, moon
+        p[P_HEART], p[P_MOON] = r.heart_points, moon
         p[P_PENALTY_TOTAL], p[P_JD], p[P_AVOID], p[P_TARGET] = \
             r.penalty_total, r.jd_bonus_points, r.avoid_all_tricks_points, r.target
-        p[P_KS], p[P_AS] = r.king_of_spades_points, r.ace_of_spades_points
+        for j, (bit, value) in enumerate(self.point_cards):
+            k[K_POINT_CARD + j], p[P_POINT_CARD + j] = bit, value
         return np.array(k, dtype=np.uint64), np.array(p, dtype=np.int64)
 
 
@@ -179,10 +187,8 @@ def _tables_of(rules: Rules) -> RuleTables:
     qs, ks, as_ = deck.card(SPADES, "Q"), deck.card(SPADES, "K"), deck.card(SPADES, "A")
     jd, jc = deck.card(DIAMONDS, "J"), deck.card(CLUBS, "J")
     hearts, qs_bit, jc_bit = suits[HEARTS], 1 << qs, 1 << jc
-    point_cards = tuple((bit, value) for bit, value in ((qs_bit, rules.queen_of_spades_points),
-                                                        (jc_bit, rules.jack_of_clubs_points),
-                                                        (1 << ks, rules.king_of_spades_points),
-                                                        (1 << as_, rules.ace_of_spades_points)) if value)
+    point_cards = tuple((1 << parse_cards([card], deck)[0], getattr(rules, field))
+                        for field, card in SINGLE_CARD_PENALTIES.items() if getattr(rules, field))
     singles = sum(bit for bit, _ in point_cards)
     scoring = (hearts if rules.heart_points else 0) | singles
     penalty = hearts | qs_bit | singles

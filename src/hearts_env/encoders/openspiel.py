@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from hearts_env.cards import to_openspiel
 from hearts_env.encoders import BinaryEncoder, EncoderError, register_encoder
+from hearts_env.openspiel_bridge import OPENSPIEL_SCORING
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
@@ -65,12 +66,7 @@ class OpenSpielEncoder(BinaryEncoder):
     @classmethod
     def check_rules(cls, rules: Rules) -> None:
         problems = []
-        if rules.deck != "standard":
-            problems.append(f"deck={rules.deck!r} (needs 'standard')")
-        expected = {"heart_points": 1, "queen_of_spades_points": 13, "jack_of_clubs_points": 0,
-                    "king_of_spades_points": 0, "ace_of_spades_points": 0,
-                    "jd_bonus_points": 10, "avoid_all_tricks_points": 5, "moon": "add_to_others"}
-        for name, value in expected.items():
+        for name, value in OPENSPIEL_SCORING.items():
             if getattr(rules, name) != value:
                 problems.append(f"{name}={getattr(rules, name)!r} (needs {value!r})")
         if rules.has_passing and rules.pass_count != 3:

@@ -12,19 +12,14 @@ import numpy as np
 
 from hearts_env.tables import (
     FLAG_JD_BONUS,
-    K_AS_BIT,
     K_FLAGS,
     K_HEARTS,
-    K_JC_BIT,
     K_JD_BIT,
-    K_KS_BIT,
-    K_QS_BIT,
-    P_AS,
+    K_POINT_CARD,
+    N_POINT_CARDS,
     P_HEART,
-    P_JC,
     P_JD,
-    P_KS,
-    P_QS,
+    P_POINT_CARD,
 )
 
 _ZERO = np.uint64(0)
@@ -77,14 +72,9 @@ def _kth_card(mask, u):
 def _penalty_points(mask, K, P):
     """Penalty points of a set of cards, as ``RuleTables.penalty_points_of`` (a card worth 0 adds 0)."""
     pts = _popcount(mask & K[K_HEARTS]) * P[P_HEART]
-    if mask & K[K_QS_BIT]:
-        pts += P[P_QS]
-    if mask & K[K_JC_BIT]:
-        pts += P[P_JC]
-    if mask & K[K_KS_BIT]:
-        pts += P[P_KS]
-    if mask & K[K_AS_BIT]:
-        pts += P[P_AS]
+    for j in range(N_POINT_CARDS):
+        if mask & K[K_POINT_CARD + j]:
+            pts += P[P_POINT_CARD + j]
     return pts
 
 
