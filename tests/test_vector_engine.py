@@ -349,3 +349,29 @@ def test_advance_with_a_parameterised_heuristic_matches_the_agent():
                 deal.apply(agent.act(SeatView.of(deal, deal.current)))
             assert deal.points == results[spec][i].tolist()
     assert (results["heuristic"] != results["heuristic(shoot=False)"]).any()
+
+
+def test_kernel_caches_are_emptied_when_their_sources_change(tmp_path):
+    """Numba checks only a function's own file; the kernels also depend on other modules' code and on
+    tables.py's slot numbers, so a changed fingerprint of those sources empties every kernel cache."""
+    from hearts_env.vector._kernels import drop_stale_caches, sources_fingerprint
+
+    class FakeCache:
+        cache_path = str(tmp_path)
+        flushed = 0
+
+        def flush(self):
+            self.flushed += 1
+
+    class FakeDispatcher:
+        def __init__(self):
+            self._cache = FakeCache()
+
+    kernels = [FakeDispatcher(), FakeDispatcher()]
+    drop_stale_caches(kernels, "one")  # no fingerprint yet: written after emptying
+    assert [k._cache.flushed for k in kernels] == [1, 1]
+    drop_stale_caches(kernels, "one")  # unchanged sources: the cache is kept
+    assert [k._cache.flushed for k in kernels] == [1, 1]
+    drop_stale_caches(kernels, "two")
+    assert [k._cache.flushed for k in kernels] == [2, 2]
+    assert len(sources_fingerprint()) == 16

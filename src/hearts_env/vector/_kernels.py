@@ -14,7 +14,9 @@ themselves, so only rare events (exchanging passes, scoring) and the rule player
 
 from __future__ import annotations
 
+import hashlib
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -281,15 +283,56 @@ def compiled():
             _COMPILED = False
             return None
         modules = (_bitops, _strategies, sys.modules[__name__])
+        made = []
         for owner in modules:
             for name in owner.JITTED:
                 python = getattr(owner, name)
                 jitted = numba.njit(cache=True, error_model="numpy")(python)
+                made.append(jitted)
                 for module in modules:
                     if getattr(module, name, None) is python:
                         setattr(module, name, jitted)
         _COMPILED = numba.njit(cache=True, error_model="numpy")(drive)
+        drop_stale_caches([*made, _COMPILED], sources_fingerprint())
     return _COMPILED or None
 
 
 _COMPILED: Any = None
+_FINGERPRINT_FILE = "hearts_env-kernels.fingerprint"
+
+
+def sources_fingerprint() -> str:
+    """A hash of every source file the compiled kernels depend on: this module, the helpers, the
+    strategies, and :mod:`hearts_env.tables`, whose slot numbers the kernels freeze as constants."""
+    from hearts_env import tables
+
+    digest = hashlib.sha256()
+    for module in (_bitops, _strategies, sys.modules[__name__], tables):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def drop_stale_caches(dispatchers: list[Any], fingerprint: str) -> None:
+    """Empty the on-disk caches of ``dispatchers`` when the kernels' sources changed since they were
+    written. Numba checks only the timestamp of a function's own file, so a kernel compiled into
+    ``drive`` from another module (or a slot number from tables.py) would otherwise load stale."""
+    by_path: dict[Path, list[Any]] = {}
+    for dispatcher in dispatchers:
+        cache = getattr(dispatcher, "_cache", None)
+        path = getattr(cache, "cache_path", None)
+        if path is not None:
+            by_path.setdefault(Path(path), []).append(cache)
+    for path, caches in by_path.items():
+        stamp = path / _FINGERPRINT_FILE
+        try:
+            if stamp.read_text() == fingerprint:
+                continue
+        except OSError:
+            pass
+        for cache in caches:
+            cache.flush()
+        try:
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(fingerprint)
+        except OSError:  # a read-only install: Numba then does not cache there either
+            pass
