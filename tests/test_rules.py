@@ -7,6 +7,8 @@ import pickle
 import random
 
 import pytest
+from hypothesis import example, given
+from rule_strategies import SETTINGS, rules_strategy
 
 from hearts_env.rules import (
     MOON_MODES,
@@ -417,3 +419,26 @@ def test_describe_options_documents_every_option():
     # describe_options() (and `hearts-env rules`) shows an empty description for them.
     missing = [name for name, _, doc in describe_options() if not doc.strip()]
     assert missing == []
+
+
+@SETTINGS
+@given(rules=rules_strategy())
+@example(rules=make_rules("openspiel"))
+@example(rules=make_rules("openspiel(passing=none, jd_bonus=true, game=match, target=50)"))
+def test_openspiel_refuses_every_field_it_cannot_express(rules):
+    """Every Rules field is either one OpenSpiel follows or fixed at OpenSpiel's value (derived from the
+    field list: a new rule option is refused for OpenSpiel unless at its default, without a list to edit)."""
+    from hearts_env.openspiel_bridge import EXPRESSED, OpenSpielUnsupported, fixed_values, openspiel_params
+
+    assert {f.name for f in dataclasses.fields(Rules)} == set(EXPRESSED) | set(fixed_values())
+    differing = [name for name, value in fixed_values().items() if getattr(rules, name) != value]
+    if differing:
+        with pytest.raises(OpenSpielUnsupported) as refused:
+            openspiel_params(rules)
+        assert all(f"{name}=" in str(refused.value) for name in differing)
+    else:
+        assert set(openspiel_params(rules)) == {*OPENSPIEL_FLAGS_AND_PASS}
+
+
+OPENSPIEL_FLAGS_AND_PASS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "avoid_all_tricks_bonus",
+                            "must_break_hearts", "qs_breaks_hearts", "can_lead_hearts_instead_of_qs", "pass_cards")

@@ -18,21 +18,37 @@ next 52 chance actions deal card ``k`` of the sequence to seat ``k % 4``.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Collection
+from dataclasses import fields
 from typing import Any
 
 from hearts_env.cards import from_openspiel, iter_cards, to_openspiel
 from hearts_env.engine import Deal
-from hearts_env.rules import SINGLE_CARD_PENALTIES, Rules, make_rules
+from hearts_env.rules import Rules, make_rules
 
 OPENSPIEL_FLAGS = ("no_pts_on_first_trick", "can_lead_any_club", "jd_bonus", "avoid_all_tricks_bonus",
                    "must_break_hearts", "qs_breaks_hearts", "can_lead_hearts_instead_of_qs")
 """Rule options that are OpenSpiel game parameters under the same names and semantics."""
 
-OPENSPIEL_SCORING: dict[str, Any] = {"deck": "standard", "heart_points": 1, **dict.fromkeys(SINGLE_CARD_PENALTIES, 0),
-                                     "queen_of_spades_points": 13, "jd_bonus_points": 10,
-                                     "avoid_all_tricks_points": 5, "moon": "add_to_others"}
-"""The values OpenSpiel's hearts fixes for its cards and scoring (every other single-card penalty is 0)."""
-_FIXED = {**OPENSPIEL_SCORING, "pass_count": 3, "opening_lead": "lowest_club"}
+EXPRESSED = (*OPENSPIEL_FLAGS, "passing", "game", "target", "preset")
+"""Rules fields OpenSpiel can follow: its flags, the passing schedule (a chance outcome per deal, or
+``pass_cards=False``), and the game framing around its single deal (kept on our side)."""
+
+
+@functools.lru_cache(maxsize=1)
+def fixed_values() -> dict[str, Any]:
+    """Every other ``Rules`` field, at the value OpenSpiel's hearts has (the ``openspiel`` preset's):
+    derived from the field list, so a new rule option is refused for OpenSpiel unless left at its default."""
+    reference = make_rules("openspiel")
+    return {f.name: getattr(reference, f.name) for f in fields(Rules) if f.name not in EXPRESSED}
+
+
+def openspiel_mismatches(rules: Rules, ignore: Collection[str] = ()) -> list[tuple[str, Any, Any]]:
+    """``(name, value, OpenSpiel's value)`` of every field of ``rules`` that OpenSpiel's hearts cannot
+    express (fields in ``ignore`` excepted)."""
+    return [(name, getattr(rules, name), value) for name, value in fixed_values().items()
+            if name not in ignore and getattr(rules, name) != value]
 
 
 class OpenSpielUnsupported(ValueError):
@@ -53,8 +69,7 @@ def openspiel_params(rules: Rules | str) -> dict[str, bool]:
     OpenSpiel, so any schedule can be mirrored deal by deal; only "no passing at all" maps to
     ``pass_cards=False``."""
     rules = make_rules(rules)
-    bad = [f"{name}={getattr(rules, name)!r} (OpenSpiel: {value!r})" for name, value in _FIXED.items()
-           if getattr(rules, name) != value]
+    bad = [f"{name}={value!r} (OpenSpiel: {theirs!r})" for name, value, theirs in openspiel_mismatches(rules)]
     if bad:
         raise OpenSpielUnsupported("OpenSpiel's hearts cannot express " + ", ".join(bad))
     params = {name: getattr(rules, name) for name in OPENSPIEL_FLAGS}

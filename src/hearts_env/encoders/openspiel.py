@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from hearts_env.cards import to_openspiel
 from hearts_env.encoders import BinaryEncoder, EncoderError, register_encoder
-from hearts_env.openspiel_bridge import OPENSPIEL_SCORING
+from hearts_env.openspiel_bridge import openspiel_mismatches
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
@@ -65,12 +65,10 @@ class OpenSpielEncoder(BinaryEncoder):
 
     @classmethod
     def check_rules(cls, rules: Rules) -> None:
-        problems = []
-        for name, value in OPENSPIEL_SCORING.items():
-            if getattr(rules, name) != value:
-                problems.append(f"{name}={getattr(rules, name)!r} (needs {value!r})")
-        if rules.has_passing and rules.pass_count != 3:
-            problems.append(f"pass_count={rules.pass_count} (needs 3)")
+        # the tensor does not depend on who opens, nor on the pass size of a deal that never passes
+        ignore = {"opening_lead"} | (set() if rules.has_passing else {"pass_count"})
+        problems = [f"{name}={value!r} (needs {theirs!r})"
+                    for name, value, theirs in openspiel_mismatches(rules, ignore)]
         if problems:
             raise EncoderError("the 'openspiel' encoding reproduces OpenSpiel's tensor and needs rules OpenSpiel "
                                "can express; these rules have " + ", ".join(problems)
