@@ -427,10 +427,7 @@ class Deal:
             legal = self._compute_legal()
         if card < 0 or not (legal >> card) & 1:
             self._raise_illegal(card)
-        return self._do(card)
-
-    def _do(self, card: int) -> Trick | None:
-        """Apply a card already known to be legal; the trick it completed, if any."""
+        # the move itself (inline: apply is the hot loop of search agents and of the environments)
         bit = 1 << card
         self._legal = -1
         self.history.append(card)
@@ -445,7 +442,8 @@ class Deal:
         trick.append(card)
         if bit & c.breaks_hearts:
             self.hearts_broken = True
-        if len(trick) == 1:
+        n = len(trick)
+        if n == 1:
             self.led_mask = c.suit_mask_of[card]
             self.trick_mask = bit
             self.current = (seat + 1) & 3
@@ -453,11 +451,11 @@ class Deal:
         led_mask = self.led_mask
         if not bit & led_mask:
             self.voids[seat] |= 1 << (trick[0] // c.ranks_per_suit)
-        self.trick_mask |= bit
-        if len(trick) < 4:
+        trick_mask = self.trick_mask | bit
+        if n < 4:
+            self.trick_mask = trick_mask
             self.current = (seat + 1) & 3
             return None
-        trick_mask = self.trick_mask
         winner = (self.leader + trick.index((trick_mask & led_mask).bit_length() - 1)) & 3
         done = Trick(self.trick_index, self.leader, tuple(trick), winner, trick_mask, c)
         self.taken[winner] |= trick_mask

@@ -100,6 +100,8 @@ class VectorDeals:
         if hands.ndim != 2 or hands.shape[1] != 4:
             raise ValueError(f"hands must have shape (B, 4), got {hands.shape}")
         b = self.size = hands.shape[0]
+        self.rows = np.arange(b)
+        """``arange(size)``: the table indices, for indexing one seat per table."""
 
         self.hands = hands.copy()
         self.dealt = hands.copy()
@@ -192,6 +194,7 @@ class VectorDeals:
         for name in (*STATE_FIELDS, "dealt"):
             setattr(new, name, getattr(self, name)[rows])
         new.size = len(rows)
+        new.rows = np.arange(new.size)
         return new
 
     def redeal(self, which: np.ndarray, rng: np.random.Generator) -> None:
@@ -310,10 +313,9 @@ class VectorDeals:
             self._drive(_kernels.PLAY, cards=cards)
             return
         legal = self.legal_masks()
-        bad = numpy_backend.illegal_table(self, cards, legal)
+        bad = numpy_backend.step(self, cards, legal)
         if bad >= 0:
             self._raise_illegal(bad, cards, legal)
-        numpy_backend.play(self, cards)
 
     def _raise_illegal(self, i: int, cards: np.ndarray, legal: np.ndarray) -> None:
         seat = int(self.current[i])

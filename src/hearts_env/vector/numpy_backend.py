@@ -42,7 +42,7 @@ def start_play(t: VectorDeals, which: np.ndarray) -> None:
 def legal_masks(t: VectorDeals) -> np.ndarray:
     """(B,) uint64: the cards the seat to act may pass or play at each table (0 when done)."""
     r = t.rules
-    rows = np.arange(t.size)
+    rows = t.rows
     hand = t.hands[rows, t.current]
     passing = t.phase == PASS
     leading = t.trick_count == 0
@@ -66,18 +66,14 @@ def legal_masks(t: VectorDeals) -> np.ndarray:
     return res
 
 
-def illegal_table(t: VectorDeals, cards: np.ndarray, legal: np.ndarray) -> int:
-    """The first table whose card (not -2, which skips it) is not legal, else -1."""
+def step(t: VectorDeals, cards: np.ndarray, legal: np.ndarray) -> int:
+    """Each table not done whose card is not -2 passes or plays it, if every such card is in ``legal``
+    (the tables' legal masks); else nothing moves and the first offending table is returned (-1: played)."""
     active = (t.phase != DONE) & (cards != -2)
     bit = np.where(active, U64(1) << np.clip(cards, 0, t.n - 1).astype(U64), U64(0))
     bad = active & ((cards < 0) | (cards >= t.n) | ((legal & bit) == 0))
-    return int(np.flatnonzero(bad)[0]) if bad.any() else -1
-
-
-def play(t: VectorDeals, cards: np.ndarray) -> None:
-    """Each table not done whose card is not -2 passes or plays it (checked legal before)."""
-    active = (t.phase != DONE) & (cards != -2)
-    bit = np.where(active, U64(1) << np.clip(cards, 0, t.n - 1).astype(U64), U64(0))
+    if bad.any():
+        return int(np.flatnonzero(bad)[0])
     cur = t.current.astype(np.intp)
     passing = active & (t.phase == PASS)
     if passing.any():
@@ -91,6 +87,7 @@ def play(t: VectorDeals, cards: np.ndarray) -> None:
     playing = np.flatnonzero(active & ~passing)
     if len(playing):
         _play(t, playing, cards[playing], bit[playing], cur[playing])
+    return -1
 
 
 def _exchange(t: VectorDeals, tables: np.ndarray) -> None:
