@@ -184,11 +184,21 @@ class Deal:
         sampling hidden cards (:mod:`hearts_env.worlds`); only in the play phase of a deal without
         passes (the copy's dealt hands become ``hands`` plus the cards each seat played).
         ``check=False`` skips the checks, for callers that built ``hands`` to satisfy them."""
-        if not check:
-            return self._with_hands_unchecked(list(hands))
+        hands = hands if type(hands) is list else list(hands)
+        if check:
+            self._check_redistribution(hands)
+        new = self.clone()
+        new.hands = hands
+        p = self.played_by
+        new.dealt = (hands[0] | p[0], hands[1] | p[1], hands[2] | p[2], hands[3] | p[3])
+        new._legal = -1
+        return new
+
+    def _check_redistribution(self, hands: list[int]) -> None:
         if self._phase != _PLAY or self.passed != [0, 0, 0, 0]:
             raise DealError("with_hands needs a deal in its play phase with no passes")
-        hands = list(hands)
+        if len(hands) != NUM_SEATS:
+            raise DealError(f"with_hands needs {NUM_SEATS} hands, got {len(hands)}")
         union = 0
         for seat in range(NUM_SEATS):
             if hands[seat].bit_count() != self.hands[seat].bit_count() or union & hands[seat]:
@@ -197,15 +207,6 @@ class Deal:
             union |= hands[seat]
         if union != self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]:
             raise DealError("with_hands: the hands must hold exactly the cards not yet played")
-        return self._with_hands_unchecked(hands)
-
-    def _with_hands_unchecked(self, hands: list[int]) -> Deal:
-        """:meth:`with_hands` for callers that built ``hands`` to satisfy it (the world sampler)."""
-        new = self.clone()
-        new.hands = hands
-        new.dealt = tuple(h | p for h, p in zip(hands, self.played_by))
-        new._legal = -1
-        return new
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__slots__ if k != "_c"}
