@@ -198,3 +198,18 @@ def test_entry_point_agents_are_found(monkeypatch):
     monkeypatch.setattr(agents_module, "_REGISTRY", dict(agents_module._REGISTRY))
     assert "from_plugin" in agent_names()
     assert isinstance(make_agent("from_plugin"), GreedyAgent)
+
+
+def test_paper_greedy_leads_hearts_once_hearts_were_played_or_its_lowest_card_is_a_heart():
+    """Paper 002 §2.1: avoid leading a heart only while no heart was played and the lowest card is not one."""
+    rules = make_rules("sturtevant")  # no heart-breaking rule: the lead choice is the player's
+    hands = ["2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 3C",
+             "2C 4C 5C 6C 7C 8C 9C TC JC QC KC AC AH",
+             "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+             "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"]
+    deal = Deal.from_hands(rules, hands, dealer=3)  # seat 0 leads (left of the dealer)
+    view = SeatView.of(deal, 0)
+    assert GreedyAgent().act(view) == card_id("3C")  # default: no heart while it holds another suit
+    assert GreedyAgent(paper=True).act(view) == card_id("KH")  # its lowest card is 2♥: hearts allowed, highest
+    with pytest.raises(ValueError, match="paper"):
+        GreedyAgent(paper="yes")

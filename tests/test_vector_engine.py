@@ -375,3 +375,11 @@ def test_kernel_caches_are_emptied_when_their_sources_change(tmp_path):
     drop_stale_caches(kernels, "two")
     assert [k._cache.flushed for k in kernels] == [2, 2]
     assert len(sources_fingerprint()) == 16
+
+
+def test_paper_greedy_is_not_run_as_the_vectorized_greedy():
+    from hearts_env.vector import kernel_policy, policy_name
+
+    assert policy_name("greedy(paper=True)") is None and policy_name("greedy(paper=False)") == "greedy"
+    with pytest.raises(ValueError, match="vectorized policies"):
+        kernel_policy("greedy(paper=True)")

@@ -47,9 +47,19 @@ class RandomAgent(Agent):
 
 
 class GreedyAgent(Agent):
-    """Paper 002 §2.1's greedy player (see the module docstring)."""
+    """Paper 002 §2.1's greedy player (see the module docstring).
+
+    ``paper=True`` follows the paper's lead rule to the letter: it avoids leading a heart only while
+    no heart has been played and its lowest card is not a heart (the default always avoids it).
+    """
 
     name = "greedy"
+
+    def __init__(self, paper: bool = False):
+        super().__init__()
+        if not isinstance(paper, bool):
+            raise ValueError(f"greedy: paper must be True or False, got {paper!r}")
+        self.paper = paper
 
     def act(self, view: SeatView) -> int:
         c = tables_of(view.rules)
@@ -59,6 +69,8 @@ class GreedyAgent(Agent):
         qs_out = not (view.played >> c.qs) & 1
         if not view.trick:
             safe = [card for card in legal if c.suit_of(card) != HEARTS] or legal
+            if self.paper and (view.played & c.hearts or _lowest_only_in_hearts(view.hand, c)):
+                safe = legal
             spades = [card for card in safe if c.suit_of(card) == SPADES]
             if qs_out and spades:
                 return min(spades)
@@ -78,6 +90,12 @@ class GreedyAgent(Agent):
             if safe_high:
                 return max(safe_high)
         return max(under) if under else min(following)
+
+
+def _lowest_only_in_hearts(hand: int, c: RuleTables) -> bool:
+    """The hand's lowest rank is held in hearts only (the paper's "the smallest card is a heart")."""
+    low = min(c.rank_of(card) for card in iter_cards(hand))
+    return all(c.suit_of(card) == HEARTS for card in iter_cards(hand) if c.rank_of(card) == low)
 
 
 def _pass_danger(card: int, hand: int, c: RuleTables, guard: bool) -> float:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hearts_env.agents import AgentError, make_agent, parse_agent_spec
-from hearts_env.agents.basic import HeuristicAgent
+from hearts_env.agents.basic import GreedyAgent, HeuristicAgent
 from hearts_env.vector import _kernels
 from hearts_env.vector._strategies import A_MOON_ALARM, A_SHOOT, A_SIZE
 
@@ -40,9 +40,11 @@ class KernelPolicy:
 def policy_name(spec: str) -> str | None:
     """The player's name if ``spec`` names one the batched engine runs, else ``None``."""
     try:
-        name = parse_agent_spec(spec)[0]
+        name, kwargs = parse_agent_spec(spec)
     except AgentError:
         return None
+    if name == "greedy" and kwargs.get("paper"):
+        return None  # the paper's lead rule is not vectorized: callers fall back to the Python agent
     return name if name in POLICIES else None
 
 
@@ -55,6 +57,8 @@ def kernel_policy(spec: str) -> KernelPolicy:
         raise ValueError(f"vectorized policies are {', '.join(POLICIES)} (with their parameters, e.g. "
                          f"'heuristic(moon_alarm=6)'); got {spec!r}")
     agent = make_agent(spec)
+    if isinstance(agent, GreedyAgent) and agent.paper:
+        raise ValueError(f"{spec!r}: the batched engine runs greedy's default lead rule only, not paper=True")
     params = np.zeros(A_SIZE, np.int64)
     if isinstance(agent, HeuristicAgent):
         params[A_MOON_ALARM] = agent.moon_alarm
