@@ -125,7 +125,8 @@ def test_game_episodes_give_win_rates():
     shares = sum(a["win_rate"] * a["seat_games"] for a in summary["agents"].values())
     assert shares == pytest.approx(len(records))  # one win shared per game
     assert summary["agents"]["heuristic"]["win_rate"] > summary["agents"]["random"]["win_rate"]
-    assert "points/game" in format_summary(summary)
+    text = format_summary(summary)
+    assert "points/game" in text and "points/deal" not in text and "over 2 games" in text  # paired line too
 
 
 class Sleeper(Agent):

@@ -40,8 +40,10 @@ class Hyper:
 
     alpha: float = 0.1
     gamma: float = 0.9
-    theta: float = 1.0
-    """Weight of the points taken (R(points) = −θ·x)."""
+    theta: float = 10.0
+    """Weight of the points taken (R(points) = −θ·x): chosen among 1, 3, 10 and 30 on validation deals
+    (arena seed 100, 500 deals against ``greedy``; the reported figures use other deals). With θ ≤ 3
+    the action rewards R(a) outweigh the points and the table learns to duck too little."""
     epsilon: float = 0.1
     """Exploration while learning (the player at test time: 0)."""
 

@@ -99,8 +99,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     for pair, p in summary["paired"].items():
         lo, hi = p["ci95"]
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
-        lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/deal, 95% [{lo:+.3f}, {hi:+.3f}] "
-                     f"over {p['deals']} deals ({verdict})")
+        lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/{unit}, 95% [{lo:+.3f}, {hi:+.3f}] "
+                     f"over {p['deals']} {unit}s ({verdict})")
     by_direction = summary.get("paired_by_pass_direction", {})
     if by_direction:  # one row per pair, one column per pass direction
         lines.append(f"{'paired, by pass direction':<28}" + "".join(f"{d:>22}" for d in by_direction))
