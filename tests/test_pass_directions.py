@@ -1,6 +1,7 @@
 """Pass directions of one-deal play: every direction of the schedule, evenly and reproducibly, in
 every env and the arena; games follow the schedule; a direction can be pinned."""
 
+import re
 from collections import Counter
 
 import gymnasium
@@ -151,6 +152,10 @@ def test_arena_summary_breaks_the_paired_difference_down_by_pass_direction():
     assert np.mean([p["greedy - random"]["mean_difference"] for p in by_direction.values()]) == pytest.approx(overall)
     text = format_summary(summary)
     assert "by pass direction" in text and "across" in text
+    wide = {"mean_difference": -10.95, "ci95": (-12.31, -9.57), "deals": 2}  # the widest cell: 22 characters
+    summary["paired_by_pass_direction"] = {d: {"greedy - random": wide} for d in by_direction}
+    row = next(line for line in format_summary(summary).splitlines() if line.startswith("greedy - random "))
+    assert len(re.findall(r"\] +-10\.95", row)) == 3  # the cells stay apart
 
 
 def test_arena_resume_refuses_a_file_of_the_left_only_protocol(tmp_path):

@@ -103,14 +103,14 @@ def format_summary(summary: dict[str, Any]) -> str:
                      f"over {p['deals']} {unit}s ({verdict})")
     by_direction = summary.get("paired_by_pass_direction", {})
     if by_direction:  # one row per pair, one column per pass direction
-        lines.append(f"{'paired, by pass direction':<28}" + "".join(f"{d:>22}" for d in by_direction))
+        lines.append(f"{'paired, by pass direction':<28}" + "".join(f" {d:>23}" for d in by_direction))
         for pair in summary["paired"]:
             cells = []
             for pairs in by_direction.values():
                 p = pairs.get(pair)
                 cells.append("-" if p is None else
                              f"{p['mean_difference']:+.2f} [{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]")
-            lines.append(f"{pair:<28}" + "".join(f"{c:>22}" for c in cells))
+            lines.append(f"{pair:<28}" + "".join(f" {c:>23}" for c in cells))
     if summary["errors"]:
         first = summary["errors"][0]["message"]
         lines.append(f"{len(summary['errors'])} game(s) ended by an agent error; first: {first}")
