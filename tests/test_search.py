@@ -135,3 +135,21 @@ def test_take_copies_tables():
     assert (copies.hands[2] == tables.hands[0]).all()
     copies.step(copies.random_actions(np.random.default_rng(1)))
     assert (tables.passed == 0).all()  # the originals did not move
+
+
+def test_tree_search_rewards_points_or_paper_002s_win_loss():
+    from hearts_baselines.search.tree import ISMCTSAgent, seat_rewards
+
+    assert seat_rewards([0, 26, 0, 0], 26, "points") == [1.0, 0.0, 1.0, 1.0]
+    assert seat_rewards([3, 13, 10, 0], 26, "win") == [0.0, 0.0, 0.0, 1.0]
+    assert seat_rewards([0, 26, 0, 0], 26, "win") == [1 / 3, 0.0, 1 / 3, 1 / 3]  # ties share the win
+    with pytest.raises(ValueError, match="reward"):
+        ISMCTSAgent(reward="score")
+    paper = make_agent("ismcts(c=2.0, rollout='random', reward='win', iterations=64, time_limit=None)")
+    deal = Deal.random("standard(game=deal)", 3)
+    players = [paper] + [make_agent("greedy") for _ in range(3)]
+    for s, p in enumerate(players):
+        p.reset(deal.rules, s, seed=s)
+    while not deal.is_over:
+        deal.apply(players[deal.current].act(SeatView.of(deal, deal.current)))  # legal moves only
+    assert sum(deal.points) in (26, 78)

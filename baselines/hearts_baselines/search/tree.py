@@ -13,8 +13,16 @@ each (perfect information, every seat maximizing its own reward), the iterations
 the card with the most root visits summed over the trees is played. Passing is delegated to
 ``passing`` (default ``heuristic``).
 
-Reward of a seat at the end of a deal: ``(penalty_total − points) / penalty_total`` (1 for a clean
-deal, 0 for taking every point; a moon gives its shooter 1). Budgets: ``iterations`` and/or
+Reward of a seat at the end of a deal (``reward=``): ``"points"`` (default), ``(penalty_total − points)
+/ penalty_total`` (1 for a clean deal, 0 for taking every point; a moon gives its shooter 1), or
+``"win"``, paper 002's win/loss: 1 for the fewest points of the deal (shared on ties), else 0.
+
+**Paper 002's MCTS** re-deals the hidden cards for every simulation of one tree, with UCB1
+``V + C·√(2 ln n / n_i)``, C = √2, random rollouts and a win/loss reward. Its closest form here is
+``ismcts(c=2.0, rollout='random', reward='win')`` — one tree over fresh worlds (which here respect
+the voids the seat has seen), and ``c = 2`` is the paper's √2·√2 in our ``c·√(ln n / n_i)``; what still
+differs: the move is the most visited (the paper: the best win rate), the worlds respect voids, and
+the budget is iterations capped by time (the paper: a time window). Budgets: ``iterations`` and/or
 ``time_limit`` seconds per move, the first reached (defaults: the iterations, capped at 0.15 s so that
 no move reaches 0.2 s on a loaded machine; below the cap the same seed gives the same moves).
 Rollouts: ``rollout="heuristic"`` (default: the bundled expert for every seat), ``"greedy"``
@@ -64,14 +72,31 @@ def _select(node: Node, legal: list[int], c: float) -> Node:
     return best
 
 
+REWARDS = ("points", "win")
+"""Rewards of a seat at the end of a simulated deal: ``"points"``, ``(penalty_total − points) /
+penalty_total``; ``"win"`` (paper 002's win/loss), 1 for the seat that took the fewest points
+(shared equally on ties), else 0."""
+
+
+def seat_rewards(points: list[int], penalty_total: int, reward: str) -> list[float]:
+    """The four seats' rewards (:data:`REWARDS`) for a finished deal's points."""
+    if reward == "win":
+        low = min(points)
+        winners = sum(1 for p in points if p == low)
+        return [1.0 / winners if p == low else 0.0 for p in points]
+    return [(penalty_total - p) / penalty_total for p in points]
+
+
 class _TreeSearch(SearchAgent):
     def __init__(self, iterations: int | None, time_limit: float | None, c: float, rollout: str, batch: int,
-                 passing: str = "heuristic"):
+                 passing: str = "heuristic", reward: str = "points"):
         super().__init__(passing)
         if batch < 1:
             raise ValueError(f"batch must be >= 1, got {batch}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward={reward!r} is not valid; valid values: {', '.join(REWARDS)}")
         self.iterations = iterations
-        self.time_limit, self.c, self.rollout, self.batch = time_limit, c, rollout, batch
+        self.time_limit, self.c, self.rollout, self.batch, self.reward = time_limit, c, rollout, batch, reward
         self._players: dict = {}
 
     def _run(self, starts: Iterator[tuple[Node, Deal]], budget: Budget) -> None:
@@ -89,8 +114,9 @@ class _TreeSearch(SearchAgent):
                 points[live] = rollout_points([worlds[i] for i in live], self.rollout, self.rng, self._players)
             total = worlds[0].rules.penalty_total
             for (path, _), row in zip(descents, points.tolist()):
+                rewards = seat_rewards(row, total, self.reward)
                 for node in path:
-                    node.total += (total - row[node.player]) / total
+                    node.total += rewards[node.player]
             budget.done += size
 
     def _descend(self, root: Node, world: Deal) -> tuple[list[Node], Deal]:
@@ -125,8 +151,8 @@ class ISMCTSAgent(_TreeSearch):
     searches_passes = True
 
     def __init__(self, iterations: int | None = 1000, time_limit: float | None = 0.15, c: float = 0.7,
-                 rollout: str = "heuristic", batch: int = 32):
-        super().__init__(iterations, time_limit, c, rollout, batch)
+                 rollout: str = "heuristic", batch: int = 32, reward: str = "points"):
+        super().__init__(iterations, time_limit, c, rollout, batch, reward=reward)
 
     def search(self, view: SeatView) -> int:
         root = Node()
@@ -148,8 +174,8 @@ class MCTSAgent(_TreeSearch):
 
     def __init__(self, iterations: int | None = 300, time_limit: float | None = 0.15, c: float = math.sqrt(2),
                  determinizations: int = 10, rollout: str = "heuristic", batch: int = 32,
-                 passing: str = "heuristic"):
-        super().__init__(iterations, time_limit, c, rollout, batch, passing)
+                 passing: str = "heuristic", reward: str = "points"):
+        super().__init__(iterations, time_limit, c, rollout, batch, passing, reward)
         if determinizations < 1:
             raise ValueError(f"determinizations must be >= 1, got {determinizations}")
         self.determinizations = determinizations
