@@ -110,3 +110,21 @@ def test_the_envs_are_registered_whichever_is_imported_first(order):
             " 'hearts_env/hearts-v0' in getattr(pettingzoo, 'aec_registry', ['hearts_env/hearts-v0']))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["HeartsEnv", "HeartsVectorEnv", "(620,)", "True"]  # PettingZoo < 1.27 has no registry
+
+
+def test_every_referenced_file_exists():
+    """Markdown links in the README and docs, and ``docs/*.md`` / ``examples/*.py`` paths named in the
+    code and docs, point at files that exist."""
+    texts = {ROOT / "README.md": None, **{p: None for p in (ROOT / "docs").glob("*.md")}}
+    missing = []
+    for path in texts:
+        text = path.read_text()
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" not in target and not (path.parent / target).exists():
+                missing.append(f"{path.relative_to(ROOT)} links {target}")
+    sources = [*PACKAGE.rglob("*.py"), *(ROOT / "baselines").rglob("*.py"), *texts]
+    for path in sources:
+        for target in re.findall(r"\b((?:docs|examples)/[\w./-]+\.(?:md|py))", path.read_text()):
+            if not (ROOT / target).exists():
+                missing.append(f"{path.relative_to(ROOT)} names {target}")
+    assert not missing, "\n".join(missing)
