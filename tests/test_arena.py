@@ -220,3 +220,70 @@ def test_moon_attempts():
     split = Deal.random("sturtevant", 0)
     split.playout(0)
     assert [split.penalty_points(s) for s in range(4)] == [5, 0, 21, 0] and moon_attempts(split) == []
+
+
+class QuitterWhenPointed(Agent):
+    """Greedy until it has taken a point, then raises: hoping an error wipes the deal from the figures."""
+
+    def __init__(self):
+        super().__init__()
+        from hearts_env.agents.basic import GreedyAgent
+
+        self.greedy = GreedyAgent()
+
+    def act(self, view):
+        if view.points_taken[view.seat] > 0:
+            raise RuntimeError("I would rather not finish this deal")
+        return self.greedy.act(view)
+
+
+def test_an_agent_that_errors_when_losing_gains_nothing(monkeypatch):
+    """Errors are charged as forfeits: quitting once it holds points is worse than playing on as greedy."""
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    quitter = "test_arena:QuitterWhenPointed"
+    records = run_arena([quitter, "greedy"], deals=40, rules=RULES, jobs=1)
+    summary = summarize(records)
+    errored = [r for r in records if r["error"] is not None]
+    assert errored and all(r["points"] is not None for r in records)
+    for r in errored:  # the offender takes the deal's penalty total, the others nothing, and cannot win
+        offender = r["error"]["seat"]
+        assert r["points"] == [26 if s == offender else 0 for s in range(4)]
+        assert offender not in r["winners"] and r["winners"]
+    honest = summarize(run_arena(["greedy", "greedy()"], deals=40, rules=RULES, jobs=1))
+    assert summary["agents"][quitter]["mean_points"] > honest["agents"]["greedy"]["mean_points"]
+    assert summary["paired"][f"greedy - {quitter}"]["mean_difference"] < 0  # greedy now looks better
+    text = format_summary(summary)
+    assert text.startswith("AGENT ERRORS:") and f"{quitter}: {len(errored)} exception" in text
+
+
+def test_forfeit_in_a_game_to_the_target():
+    from hearts_env.arena.game import forfeit
+
+    points, winners = forfeit([10, 40, 35, 20], offender=0, penalty_total=26)
+    assert points == [36, 40, 35, 20] and winners == [3]
+    points, winners = forfeit([5, 5, 9, 5], offender=1, penalty_total=26)
+    assert points == [5, 31, 9, 5] and winners == [0, 3]  # the offender is never among the winners
+
+
+def test_cli_exits_non_zero_when_agents_erred_unless_allowed(monkeypatch, capsys):
+    from hearts_env.cli import main
+
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    args = ["arena", "test_arena:Crasher", "random", "--deals", "1", "--jobs", "1"]
+    assert main(args) == 3
+    assert "agent error" in capsys.readouterr().err
+    assert main([*args, "--allow-errors"]) == 0
+    assert main(["arena", "greedy", "random", "--deals", "1", "--jobs", "1"]) == 0
+
+
+def test_resume_refuses_a_file_from_before_errors_were_charged(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    out = tmp_path / "old.jsonl"
+    run_arena(["test_arena:Crasher", "random"], deals=1, rules=RULES, jobs=1, out=out)
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    for r in lines:  # forge the old format: errored games had no points
+        if r["error"] is not None:
+            r["points"], r["winners"] = None, []
+    out.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    with pytest.raises(ValueError, match="forfeit"):
+        run_arena(["test_arena:Crasher", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True)

@@ -14,7 +14,7 @@ from hearts_env.registration import register_envs
 from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
 from hearts_env.views import SeatView
 
-__version__ = "0.1.1"
+__version__ = "0.1.2"
 
 if TYPE_CHECKING:
     from hearts_env import hearts_v0, single_agent

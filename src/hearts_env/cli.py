@@ -40,6 +40,10 @@ def _arena(args: argparse.Namespace) -> int:
         print(f"hearts-env arena: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    if summary["errors"] and not args.allow_errors:
+        print(f"hearts-env arena: {len(summary['errors'])} game(s) ended by an agent error (charged as forfeits; "
+              "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
+        return 3
     return 0
 
 
@@ -217,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--resume", action="store_true", help="continue the run recorded in --out")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
     arena.add_argument("--move-time-limit", type=float, help="seconds per move; a slower move ends the episode")
+    arena.add_argument("--allow-errors", action="store_true",
+                       help="exit 0 even if agent errors ended games (they are charged as forfeits either way)")
     arena.add_argument("--backend", choices=["processes", "ray"], default="processes", help="where workers run")
     arena.add_argument("--ratings", action="store_true", help="add OpenSkill ratings (extra 'arena')")
     arena.add_argument("--plot", help="write points distributions and the ladder to this PNG (extra 'arena')")

@@ -76,8 +76,10 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             break
         if match.next_deal() is None:
             break
-    points = None if error else match.scores
-    winners = [] if error else match.winners()
+    if error is None:
+        points, winners = list(match.scores), match.winners()
+    else:
+        points, winners = forfeit(match.scores, error["seat"], rules.penalty_total)
     return {"deal": deal_index, "seating_index": seating_index, "seating": [specs[i] for i in seating],
             "seed": seed, "rules": rules.spec(), "points": points, "winners": winners,
             "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
@@ -85,6 +87,17 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "error": error, "version": __version__, "think_seconds": think, "decisions": decisions,
             "slowest_move_seconds": slowest,
             "deals": details}
+
+
+def forfeit(scores: Sequence[int], offender: int, penalty_total: int) -> tuple[list[int], list[int]]:
+    """The scores and winners of an episode ended by ``offender``'s error (an exception, an illegal card
+    or a timeout): the deal in play is scored ``penalty_total`` (the most a deal costs: 26 standard) to
+    the offender and 0 to the others, on top of the deals already finished, and the offender cannot
+    win. So erring never pays: finishing the deal costs the offender at most as much, and a game it
+    could have won is lost."""
+    points = [score + (penalty_total if seat == offender else 0) for seat, score in enumerate(scores)]
+    low = min(p for seat, p in enumerate(points) if seat != offender)
+    return points, [seat for seat, p in enumerate(points) if seat != offender and p == low]
 
 
 _AGENTS: dict[tuple[str, int], Any] = {}

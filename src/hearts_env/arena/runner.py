@@ -52,6 +52,10 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                                  f"{record['deal']} passed {record['deals'][0]['pass_direction']}, now "
                                  f"{PASS_NAMES[direction]}: hearts-env before 0.1.1 passed left in every one-deal "
                                  f"tournament); start a new file")
+            if record["error"] is not None and record["points"] is None:
+                raise ValueError(f"{path} holds a game ended by an agent error without the forfeit charged (deal "
+                                 f"{record['deal']}: hearts-env before 0.1.2 left such games out of the figures); "
+                                 f"start a new file")
             done[(record["deal"], record["seating_index"])] = record
     todo = [(list(specs), rules, seed, d, s, move_time_limit)
             for d in range(deals) for s in range(n_seatings) if (d, s) not in done]

@@ -28,7 +28,7 @@ def per_deal_points(records: Sequence[dict[str, Any]]) -> dict[str, dict[int, fl
     """Mean points per deal of each spec: over the seats it held in every seating of that deal."""
     sums: dict[str, dict[int, list[float]]] = {}
     for r in records:
-        if r["error"] is not None or r["points"] is None:
+        if r["points"] is None:  # an errored game recorded before errors were charged (hearts-env < 0.1.2)
             continue
         for seat, spec in enumerate(r["seating"]):
             sums.setdefault(spec, {}).setdefault(r["deal"], []).append(r["points"][seat])
@@ -41,13 +41,13 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     agents = {}
     for spec, by_deal in per_deal.items():
         values = np.array(list(by_deal.values()))
-        seats = [r["seating"].count(spec) for r in records if r["error"] is None and r["points"] is not None]
+        seats = [r["seating"].count(spec) for r in records if r["points"] is not None]
         clean = [r for r in records if r["error"] is None]
         moons = sum(1 for r in clean for m in r["moons"] if r["seating"][m] == spec)
         attempts = sum(1 for r in clean for m in r["moon_attempts"] if r["seating"][m] == spec)
         suffered = sum(r["seating"].count(spec) - (r["seating"][m] == spec) for r in clean for m in r["moons"])
         shares = [1 / len(r["winners"]) if seat in r["winners"] else 0.0
-                  for r in records if r["error"] is None for seat, s in enumerate(r["seating"]) if s == spec]
+                  for r in records if r["points"] is not None for seat, s in enumerate(r["seating"]) if s == spec]
         timed = [(r["think_seconds"][seat], r["decisions"][seat]) for r in clean if "think_seconds" in r
                  for seat, s in enumerate(r["seating"]) if s == spec]
         moves = sum(n for _, n in timed)
@@ -84,9 +84,25 @@ def _paired(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return pairs
 
 
+def error_counts(errors: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Errors per offending spec and kind (``exception``, ``illegal``, ``timeout``)."""
+    counts: dict[str, dict[str, int]] = {}
+    for e in errors:
+        by_kind = counts.setdefault(e["spec"], {})
+        by_kind[e["kind"]] = by_kind.get(e["kind"], 0) + 1
+    return counts
+
+
 def format_summary(summary: dict[str, Any]) -> str:
     unit = summary.get("unit", "deal")
-    lines = [f"{'agent':<28} {unit + 's':>6} {'points/' + unit:>12} {'95% interval':>18} {'wins':>6} "
+    lines = []
+    if summary["errors"]:  # first, not last: every figure below charges them (arena.forfeit)
+        lines.append(f"AGENT ERRORS: {len(summary['errors'])} {unit}(s) of {summary['games']} ended by an agent "
+                     f"error, each charged to the offender as a forfeit (docs/arena.md):")
+        for spec, by_kind in error_counts(summary["errors"]).items():
+            lines.append(f"  {spec}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(by_kind.items())))
+        lines.append(f"  first: {summary['errors'][0]['message']}")
+    lines += [f"{'agent':<28} {unit + 's':>6} {'points/' + unit:>12} {'95% interval':>18} {'wins':>6} "
              f"{'moons/try':>9} {'suffered':>9} {'s/move':>8} {'slowest':>8}"]
     for spec, a in sorted(summary["agents"].items(), key=lambda kv: kv[1]["mean_points"]):
         lo, hi = a["ci95"]
@@ -111,7 +127,5 @@ def format_summary(summary: dict[str, Any]) -> str:
                 cells.append("-" if p is None else
                              f"{p['mean_difference']:+.2f} [{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]")
             lines.append(f"{pair:<28}" + "".join(f" {c:>23}" for c in cells))
-    if summary["errors"]:
-        first = summary["errors"][0]["message"]
-        lines.append(f"{len(summary['errors'])} game(s) ended by an agent error; first: {first}")
+
     return "\n".join(lines)
