@@ -287,3 +287,46 @@ def test_resume_refuses_a_file_from_before_errors_were_charged(tmp_path, monkeyp
     out.write_text("".join(json.dumps(r) + "\n" for r in lines))
     with pytest.raises(ValueError, match="forfeit"):
         run_arena(["test_arena:Crasher", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"deals": 0}, "deals"), ({"deals": -5}, "deals"), ({"deals": 2.5}, "deals"), ({"deals": True}, "deals"),
+    ({"jobs": 0}, "jobs"), ({"move_time_limit": 0}, "move_time_limit"), ({"move_time_limit": -1}, "move_time_limit"),
+    ({"resume": True}, "resume needs"), ({"out": "/no/such/folder/run.jsonl"}, "folder"),
+])
+def test_nonsense_arguments_are_refused_before_playing(kwargs, message):
+    args = {"deals": 2, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        run_arena(["greedy", "random"], rules=RULES, **args)
+
+
+def test_resume_refuses_another_move_time_limit(tmp_path):
+    out = tmp_path / "run.jsonl"
+    run_arena(["greedy", "random"], deals=1, rules=RULES, jobs=1, out=out, move_time_limit=5.0)
+    with pytest.raises(ValueError, match="mix two settings"):
+        run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True)
+    assert len(run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True,
+                         move_time_limit=5.0)) == 28
+
+
+def test_one_deal_gives_no_interval_and_says_so():
+    text = format_summary(summarize(run_arena(["greedy", "random"], deals=1, rules=RULES, jobs=1)))
+    assert "nan" not in text and "too few for an interval" in text and "(different)" not in text
+
+
+def test_cli_checks_the_plot_file_before_playing(tmp_path, capsys):
+    from hearts_env.cli import main
+
+    assert main(["arena", "greedy", "random", "--deals", "1", "--plot", str(tmp_path / "plot.txt")]) == 2
+    assert main(["arena", "greedy", "random", "--deals", "1", "--plot", str(tmp_path / "missing" / "p.png")]) == 2
+    err = capsys.readouterr().err
+    assert "before playing" in err and "games" not in err
+
+
+def test_cli_prints_ratings_in_text_mode(capsys):
+    pytest.importorskip("openskill")
+    from hearts_env.cli import main
+
+    assert main(["arena", "greedy", "random", "--deals", "2", "--jobs", "1", "--ratings"]) == 0
+    out = capsys.readouterr().out
+    assert "rating greedy: mu" in out and "rating random: mu" in out

@@ -25,8 +25,15 @@ from hearts_env.render import format_hand
 from hearts_env.rules import PASS_NAMES, PRESET_DOCS, PRESETS, RulesError, describe_options, make_rules
 from hearts_env.views import SeatView
 
+PLOT_FORMATS = ("png", "pdf", "svg")
+
 
 def _arena(args: argparse.Namespace) -> int:
+    if args.plot and (Path(args.plot).suffix.lstrip(".").lower() not in PLOT_FORMATS
+                      or not Path(args.plot).parent.is_dir()):
+        print(f"hearts-env arena: --plot {args.plot}: needs an existing folder and a .png, .pdf or .svg name "
+              "(checked before playing)", file=sys.stderr)
+        return 2
     try:
         records = run_arena(args.agents, deals=args.deals, rules=make_rules(args.rules), seed=args.seed,
                             jobs=args.jobs, out=args.out, resume=args.resume, progress=not args.json,
@@ -40,6 +47,9 @@ def _arena(args: argparse.Namespace) -> int:
         print(f"hearts-env arena: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
+    if args.ratings and not args.json:
+        for spec, r in summary["ratings"].items():
+            print(f"rating {spec}: mu {r['mu']:.2f}, sigma {r['sigma']:.2f}, ordinal {r['ordinal']:.2f} (OpenSkill)")
     if summary["errors"] and not args.allow_errors:
         print(f"hearts-env arena: {len(summary['errors'])} game(s) ended by an agent error (charged as forfeits; "
               "pass --allow-errors to exit 0 anyway)", file=sys.stderr)

@@ -85,7 +85,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "moons": [d.moon_shooter for d in match.history if d.moon_shooter is not None],
             "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
             "error": error, "version": __version__, "think_seconds": think, "decisions": decisions,
-            "slowest_move_seconds": slowest,
+            "slowest_move_seconds": slowest, "move_time_limit": move_time_limit,
             "deals": details}
 
 

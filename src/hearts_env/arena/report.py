@@ -20,7 +20,7 @@ def ratings(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
     model = PlackettLuce()
     table: dict[str, Any] = {}
     for r in sorted(records, key=lambda r: (r["deal"], r["seating_index"])):
-        if r["error"] is not None:
+        if r["points"] is None:  # an errored game from before errors were charged
             continue
         teams = [[table.setdefault(spec, model.rating(name=spec))] for spec in r["seating"]]
         new = model.rate(teams, ranks=list(r["points"]))

@@ -33,6 +33,17 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     rules = make_rules(rules)
     if backend not in ("processes", "ray"):
         raise ValueError(f"backend={backend!r} is not valid; valid: processes, ray")
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise ValueError(f"deals must be a positive integer, got {deals!r}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs must be a positive integer (or None: all cores), got {jobs!r}")
+    if move_time_limit is not None and not (isinstance(move_time_limit, int | float) and move_time_limit > 0):
+        raise ValueError(f"move_time_limit must be a positive number of seconds (or None: no limit), "
+                         f"got {move_time_limit!r}")
+    if resume and out is None:
+        raise ValueError("resume needs the results file to continue (out=, --out)")
+    if out is not None and not Path(out).parent.is_dir():
+        raise ValueError(f"the folder of {out} does not exist; create it first")
     for spec in specs:
         make_agent(spec)  # fail early on a bad spec
     n_seatings = len(seatings(len(specs)))
@@ -52,6 +63,9 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                                  f"{record['deal']} passed {record['deals'][0]['pass_direction']}, now "
                                  f"{PASS_NAMES[direction]}: hearts-env before 0.1.1 passed left in every one-deal "
                                  f"tournament); start a new file")
+            if record.get("move_time_limit") != move_time_limit:
+                raise ValueError(f"{path} was played with move_time_limit={record.get('move_time_limit')!r}, not "
+                                 f"{move_time_limit!r}: one file would mix two settings")
             if record["error"] is not None and record["points"] is None:
                 raise ValueError(f"{path} holds a game ended by an agent error without the forfeit charged (deal "
                                  f"{record['deal']}: hearts-env before 0.1.2 left such games out of the figures); "

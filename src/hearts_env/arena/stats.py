@@ -108,12 +108,17 @@ def format_summary(summary: dict[str, Any]) -> str:
         lo, hi = a["ci95"]
         moons = f"{a['moons_shot']}/{a['moon_attempts']}"
         per_move, slowest = a.get("seconds_per_move"), a.get("slowest_move_seconds")
-        lines.append(f"{spec:<28} {a['deals']:>6} {a['mean_points']:>12.3f} {f'[{lo:.3f}, {hi:.3f}]':>18} "
+        interval = "n/a" if lo != lo else f"[{lo:.3f}, {hi:.3f}]"  # nan: fewer than two deals
+        lines.append(f"{spec:<28} {a['deals']:>6} {a['mean_points']:>12.3f} {interval:>18} "
                      f"{a['win_rate']:>6.1%} {moons:>9} {a['moons_suffered']:>9} "
                      f"{'-' if per_move is None else f'{per_move:.4f}':>8} "
                      f"{'-' if slowest is None else f'{slowest:.3f}':>8}")
     for pair, p in summary["paired"].items():
         lo, hi = p["ci95"]
+        if p["deals"] < 2 or lo != lo:  # nan: one deal has no interval
+            lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/{unit} over {p['deals']} {unit} "
+                         f"(too few for an interval)")
+            continue
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
         lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/{unit}, 95% [{lo:+.3f}, {hi:+.3f}] "
                      f"over {p['deals']} {unit}s ({verdict})")
