@@ -330,3 +330,29 @@ def test_cli_prints_ratings_in_text_mode(capsys):
     assert main(["arena", "greedy", "random", "--deals", "2", "--jobs", "1", "--ratings"]) == 0
     out = capsys.readouterr().out
     assert "rating greedy: mu" in out and "rating random: mu" in out
+
+
+class Exiter(Agent):
+    """Ends its own process in the middle of a deal (as a segfault or an out-of-memory kill would)."""
+
+    def act(self, view):
+        if view.trick_index == 3:
+            import os
+
+            os._exit(1)
+        return min(iter_cards(view.legal))
+
+
+def test_a_worker_that_dies_stops_the_run_with_a_clear_error_instead_of_hanging(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    out = tmp_path / "run.jsonl"
+    done = subprocess.run([sys.executable, "-m", "hearts_env.cli", "arena", "test_arena:Exiter", "random", "--deals",
+                           "2", "--jobs", "2", "--out", str(out)], capture_output=True, text=True, env=env,
+                          timeout=300)  # a hang fails here
+    assert done.returncode == 2
+    assert "worker process died" in done.stderr and "--jobs 1" in done.stderr

@@ -18,6 +18,7 @@ from pathlib import Path
 from hearts_env.agents import AgentError, make_agent
 from hearts_env.arena import format_summary, replay_record, run_arena, summarize
 from hearts_env.arena.report import plot, ratings
+from hearts_env.arena.runner import WorkerDied
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.match import Match
@@ -43,7 +44,7 @@ def _arena(args: argparse.Namespace) -> int:
             summary["ratings"] = ratings(records)
         if args.plot:
             plot(records, summary, args.plot)
-    except (ValueError, FileExistsError, ImportError) as e:
+    except (ValueError, FileExistsError, ImportError, WorkerDied) as e:
         print(f"hearts-env arena: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))

@@ -8,6 +8,8 @@ import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +84,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         elif jobs == 1 or len(todo) < 2:
             results = map(_play_game_args, todo)
         else:
-            results = multiprocessing.get_context("spawn").Pool(jobs).imap_unordered(_play_game_args, todo, 4)
+            results = _in_processes(todo, jobs, path)
         for record in results:
             done[(record["deal"], record["seating_index"])] = record
             if sink is not None:
@@ -94,6 +96,38 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         if sink is not None:
             sink.close()
     return [done[key] for key in sorted(done) if key[0] < deals]
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died mid-tournament (killed, ``os._exit``, a crash in native code, out of memory)."""
+
+
+CHUNK = 4
+"""Games per task sent to a worker (amortizes the inter-process traffic of cheap games)."""
+
+
+def _play_games(chunk: list[tuple]) -> list[dict[str, Any]]:
+    return [play_game(*args) for args in chunk]
+
+
+def _in_processes(todo: list[tuple], jobs: int, path: Path | None) -> Iterator[dict[str, Any]]:
+    """Records as the worker processes finish them; a dead worker stops the run with :class:`WorkerDied`
+    (a plain multiprocessing pool would wait for its games forever)."""
+    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(_play_games, chunk): chunk for chunk in chunks}
+        try:
+            for future in as_completed(futures):
+                yield from future.result()
+        except BrokenProcessPool:
+            unfinished = sorted((args[3], args[4]) for f, chunk in futures.items() if not f.done() or
+                                f.exception() is not None for args in chunk)
+            kept = f"the finished games are in {path} (--resume continues)" if path is not None else \
+                "pass --out to keep finished games"
+            raise WorkerDied(f"a worker process died (killed, os._exit, a crash in native code or out of memory) "
+                             f"while playing one of {len(unfinished)} unfinished games (deal, seating), first "
+                             f"{unfinished[:4]}; {kept}; run with --jobs 1 to see which agent ends its process") \
+                from None
 
 
 def _drop_partial_last_line(path: Path) -> None:
