@@ -239,3 +239,16 @@ def test_unknown_deck_lists_the_decks():
 
 def test_card_error_is_a_value_error():
     assert issubclass(CardError, ValueError)
+
+
+def test_card_name_takes_numpy_integers_and_refuses_what_is_not_an_integer():
+    """NumPy integers are the normal case (np.flatnonzero(mask)); bools and floats are not card ids."""
+    import numpy as np
+
+    assert card_name(np.int64(49)) == "QS" and card_name(np.uint8(0), symbols=True) == "2♣"
+    for bad in (True, np.bool_(True), 3.0):
+        with pytest.raises(CardError, match="not an integer"):
+            card_name(bad)
+    for bad in (52, np.int64(-1)):
+        with pytest.raises(CardError, match="outside the standard deck"):
+            card_name(bad)

@@ -27,6 +27,7 @@ contiguous bit range, and the highest card of a suit in a mask is its highest se
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -122,7 +123,10 @@ def card_id(name: str, deck: str | Deck = STANDARD) -> int:
 def card_name(card: int, deck: str | Deck = STANDARD, symbols: bool = False) -> str:
     """Name of an action id: ``"QS"``, or ``"Q♠"`` with ``symbols=True``."""
     d = get_deck(deck)
-    if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < d.size:
+    if isinstance(card, bool) or not isinstance(card, numbers.Integral):  # NumPy integers are Integral
+        raise CardError(f"card id {card!r} is not an integer (a Python or NumPy integer 0..{d.size - 1})")
+    card = int(card)  # NumPy integers are the normal case: np.flatnonzero(mask) gives them
+    if not 0 <= card < d.size:
         raise CardError(f"card id {card!r} is outside the {d.name} deck (0..{d.size - 1})")
     suit = card // d.ranks_per_suit
     return RANKS[d.rank_of(card)] + (SUIT_SYMBOLS if symbols else SUITS)[suit]
