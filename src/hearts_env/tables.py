@@ -35,13 +35,12 @@ from hearts_env.rules import SINGLE_CARD_PENALTIES, Rules
 
 N_POINT_CARDS = len(SINGLE_CARD_PENALTIES)
 # Slots of the uint64 array K of pack(): masks and counts.
-K_N, K_RPS, K_HAND_SIZE, K_PASS_COUNT, K_HEARTS, K_CLUBS, K_QS_BIT, K_JC_BIT, K_JD_BIT, K_SCORING, \
-    K_FIRST_ALLOWED, K_BREAKS, K_FLAGS, K_PENALTY_CARDS, K_KS_BIT, K_AS_BIT, K_SPADES, K_HIGH = range(18)
+K_N, K_RPS, K_HAND_SIZE, K_PASS_COUNT, K_HEARTS, K_QS_BIT, K_JD_BIT, K_SCORING, K_FIRST_TRICK_ONLY, K_BREAKS, \
+    K_FLAGS, K_PENALTY_CARDS, K_KS_BIT, K_AS_BIT, K_SPADES, K_HIGH, K_OPENING_LEADS, K_LONE_QS_LEAD = range(18)
 K_POINT_CARD = 18
 K_SIZE = K_POINT_CARD + N_POINT_CARDS
 # Bits of K[K_FLAGS]
-FLAG_NO_PTS_FIRST, FLAG_LOWEST_CLUB, FLAG_ANY_CLUB, FLAG_HEARTS_FOR_QS, FLAG_JD_BONUS, FLAG_AVOID_BONUS = \
-    1, 2, 4, 8, 16, 32
+FLAG_LOWEST_CLUB, FLAG_JD_BONUS, FLAG_AVOID_BONUS = 1, 2, 4
 # Slots of the int64 array P of pack(): point values.
 P_HEART, P_MOON, P_PENALTY_TOTAL, P_JD, P_AVOID, P_TARGET = range(6)
 # The single-card penalties (rules.SINGLE_CARD_PENALTIES): slot K[K_POINT_CARD + j] holds the bit of the j-th
@@ -108,7 +107,7 @@ class RuleTables:
     one to the first trick); 0 without that rule (no restriction)."""
     lone_qs_lead: int
     """Under ``can_lead_hearts_instead_of_qs``, the lead mask (Q♠ alone) after which hearts may be
-    led although unbroken; -1 without that rule (no lead mask equals it)."""
+    led although unbroken; 0 without that rule (no lead that has a card equals it)."""
     card_bits: np.ndarray
     """``1 << card`` as uint64, by card id."""
     hand_starts: np.ndarray
@@ -138,19 +137,16 @@ class RuleTables:
     def pack(self) -> tuple[np.ndarray, np.ndarray]:
         """``(K, P)``: uint64 masks and counts, int64 point values, for the Numba kernels (slots above)."""
         r = self.rules
-        flags = ((FLAG_NO_PTS_FIRST if r.no_pts_on_first_trick else 0)
-                 | (FLAG_LOWEST_CLUB if self.lead_lowest_club else 0)
-                 | (FLAG_ANY_CLUB if r.can_lead_any_club else 0)
-                 | (FLAG_HEARTS_FOR_QS if r.can_lead_hearts_instead_of_qs else 0)
+        flags = ((FLAG_LOWEST_CLUB if self.lead_lowest_club else 0)
                  | (FLAG_JD_BONUS if r.jd_bonus else 0) | (FLAG_AVOID_BONUS if r.avoid_all_tricks_bonus else 0))
         k = [0] * K_SIZE
         k[K_N], k[K_RPS], k[K_HAND_SIZE] = self.size, self.ranks_per_suit, self.hand_size
         k[K_PASS_COUNT] = self.pass_count
-        k[K_HEARTS], k[K_CLUBS], k[K_SPADES] = self.hearts, self.clubs, self.spades
-        k[K_QS_BIT], k[K_JC_BIT], k[K_JD_BIT], k[K_KS_BIT], k[K_AS_BIT] = \
-            self.qs_bit, self.jc_bit, self.jd_bit, self.ks_bit, self.as_bit
+        k[K_HEARTS], k[K_SPADES] = self.hearts, self.spades
+        k[K_QS_BIT], k[K_JD_BIT], k[K_KS_BIT], k[K_AS_BIT] = self.qs_bit, self.jd_bit, self.ks_bit, self.as_bit
         k[K_SCORING], k[K_PENALTY_CARDS] = self.scoring_cards, self.penalty_cards
-        k[K_FIRST_ALLOWED], k[K_BREAKS], k[K_HIGH] = self.first_trick_allowed, self.breaks_hearts, self.high_cards
+        k[K_FIRST_TRICK_ONLY], k[K_BREAKS], k[K_HIGH] = self.first_trick_only, self.breaks_hearts, self.high_cards
+        k[K_OPENING_LEADS], k[K_LONE_QS_LEAD] = self.opening_leads, self.lone_qs_lead
         k[K_FLAGS] = flags
         # shooter_choice differs from add_to_others only in a game to the target (hearts_env.scoring.moon_choice)
         moon = {"off": MOON_OFF, "add_to_others": MOON_ADD, "subtract_from_shooter": MOON_SUBTRACT,
@@ -192,6 +188,7 @@ def _tables_of(rules: Rules) -> RuleTables:
     singles = sum(bit for bit, _ in point_cards)
     scoring = (hearts if rules.heart_points else 0) | singles
     penalty = hearts | qs_bit | singles
+    first_trick_allowed = deck.full_mask & ~penalty
     return RuleTables(
         rules=rules, deck=deck, size=deck.size, ranks_per_suit=rps, hand_size=deck.hand_size, full=deck.full_mask,
         suits=suits, suit_mask_of=tuple(suits[card // rps] for card in range(deck.size)),
@@ -200,12 +197,12 @@ def _tables_of(rules: Rules) -> RuleTables:
         jc_bit=jc_bit,
         high_cards=sum(1 << (suit * rps + rank) for suit in range(4) for rank in range(rps - 5, rps)),
         point_cards=point_cards, scoring_cards=scoring, penalty_cards=penalty,
-        first_trick_allowed=deck.full_mask & ~penalty,
+        first_trick_allowed=first_trick_allowed,
         breaks_hearts=hearts | (qs_bit if rules.qs_breaks_hearts else 0),
         pass_count=rules.pass_count if rules.has_passing else 0, penalty_total=rules.penalty_total,
         lead_lowest_club=rules.opening_lead == "lowest_club",
         opening_leads=suits[CLUBS] if rules.can_lead_any_club else 1,
-        first_trick_only=deck.full_mask & ~penalty if rules.no_pts_on_first_trick else 0,
-        lone_qs_lead=qs_bit if rules.can_lead_hearts_instead_of_qs else -1,
+        first_trick_only=first_trick_allowed if rules.no_pts_on_first_trick else 0,
+        lone_qs_lead=qs_bit if rules.can_lead_hearts_instead_of_qs else 0,
         card_bits=np.left_shift(np.uint64(1), np.arange(deck.size, dtype=np.uint64)),
         hand_starts=np.arange(0, deck.size, deck.hand_size))

@@ -23,22 +23,20 @@ import numpy as np
 
 from hearts_env.engine import PHASE_DONE, PHASE_PASS, PHASE_PLAY
 from hearts_env.tables import (
-    FLAG_ANY_CLUB,
     FLAG_AVOID_BONUS,
-    FLAG_HEARTS_FOR_QS,
     FLAG_JD_BONUS,
     FLAG_LOWEST_CLUB,
-    FLAG_NO_PTS_FIRST,
     K_AS_BIT,
     K_BREAKS,
-    K_CLUBS,
-    K_FIRST_ALLOWED,
+    K_FIRST_TRICK_ONLY,
     K_FLAGS,
     K_HAND_SIZE,
     K_HEARTS,
     K_JD_BIT,
     K_KS_BIT,
+    K_LONE_QS_LEAD,
     K_N,
+    K_OPENING_LEADS,
     K_PASS_COUNT,
     K_PENALTY_CARDS,
     K_QS_BIT,
@@ -142,13 +140,9 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
     rps = np.int64(K[K_RPS])
     hand_size = np.int64(K[K_HAND_SIZE])
     pass_count = np.int64(K[K_PASS_COUNT])
-    hearts_m, clubs_m, qs_bit, breaks = K[K_HEARTS], K[K_CLUBS], K[K_QS_BIT], K[K_BREAKS]
-    first_allowed = K[K_FIRST_ALLOWED]
-    flags = K[K_FLAGS]
-    no_pts_first = (flags & np.uint64(FLAG_NO_PTS_FIRST)) != _ZERO
-    lowest_club = (flags & np.uint64(FLAG_LOWEST_CLUB)) != _ZERO
-    any_club = (flags & np.uint64(FLAG_ANY_CLUB)) != _ZERO
-    hearts_for_qs = (flags & np.uint64(FLAG_HEARTS_FOR_QS)) != _ZERO
+    hearts_m, qs_bit, breaks = K[K_HEARTS], K[K_QS_BIT], K[K_BREAKS]
+    first_only, opening_leads, lone_qs = K[K_FIRST_TRICK_ONLY], K[K_OPENING_LEADS], K[K_LONE_QS_LEAD]
+    lowest_club = (K[K_FLAGS] & np.uint64(FLAG_LOWEST_CLUB)) != _ZERO
     suit0 = hearts_m >> np.uint64(2 * rps)
     moon_alarm, shoot = A[A_MOON_ALARM], A[A_SHOOT] != 0
     advancing = mode >= ADVANCE_RANDOM
@@ -170,12 +164,12 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
                 if tc > 0:
                     legal = hand & led_mask[i]
                 elif trick_index[i] == 0 and lowest_club:
-                    legal = (hand & clubs_m) if any_club else _ONE
-                if legal == _ZERO and trick_index[i] == 0 and no_pts_first:
-                    legal = hand & first_allowed
+                    legal = hand & opening_leads
+                if legal == _ZERO and trick_index[i] == 0:
+                    legal = hand & first_only
                 if legal == _ZERO and tc == 0:
                     lead = hand if hearts_broken[i] else hand & ~hearts_m
-                    if lead != _ZERO and not (hearts_for_qs and lead == qs_bit):
+                    if lead != _ZERO and lead != lone_qs:
                         legal = lead
                 if legal == _ZERO:
                     legal = hand

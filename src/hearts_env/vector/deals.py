@@ -62,7 +62,9 @@ def _rule_constants(rules: Rules) -> dict[str, Any]:
     return {"_k": k, "_p": p, "n": t.size, "rps": t.ranks_per_suit, "hand_size": t.hand_size,
             "suit_masks": suit_masks, "suit_mask_of": suit_masks[np.arange(t.size) // t.ranks_per_suit],
             "hearts": U64(t.hearts), "qs_bit": U64(t.qs_bit), "jd_bit": U64(t.jd_bit),
-            "scoring_cards": U64(t.scoring_cards), "first_allowed": U64(t.first_trick_allowed),
+            "scoring_cards": U64(t.scoring_cards), "first_trick_only": U64(t.first_trick_only),
+            "opening_leads": U64(t.opening_leads), "lone_qs_lead": U64(t.lone_qs_lead),
+            "lead_lowest_club": t.lead_lowest_club,
             "breaks": U64(t.breaks_hearts), "bits": t.card_bits, "pass_count": t.pass_count}
 
 
@@ -83,7 +85,10 @@ class VectorDeals:
     qs_bit: np.uint64
     jd_bit: np.uint64
     scoring_cards: np.uint64
-    first_allowed: np.uint64
+    first_trick_only: np.uint64
+    opening_leads: np.uint64
+    lone_qs_lead: np.uint64
+    lead_lowest_club: bool
     breaks: np.uint64
     bits: np.ndarray
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hearts_env.cards import CLUBS
 from hearts_env.engine import PHASE_DONE as DONE
 from hearts_env.engine import PHASE_PASS as PASS
 from hearts_env.engine import PHASE_PLAY as PLAY
@@ -41,7 +40,6 @@ def start_play(t: VectorDeals, which: np.ndarray) -> None:
 
 def legal_masks(t: VectorDeals) -> np.ndarray:
     """(B,) uint64: the cards the seat to act may pass or play at each table (0 when done)."""
-    r = t.rules
     rows = t.rows
     hand = t.hands[rows, t.current]
     passing = t.phase == PASS
@@ -49,16 +47,11 @@ def legal_masks(t: VectorDeals) -> np.ndarray:
     first = t.trick_index == 0
     res = hand.copy()
     lead = np.where(t.hearts_broken, hand, hand & ~t.hearts)
-    lead_ok = lead != 0
-    if r.can_lead_hearts_instead_of_qs:
-        lead_ok &= lead != t.qs_bit
-    np.copyto(res, lead, where=leading & lead_ok)
-    if r.no_pts_on_first_trick:
-        safe = hand & t.first_allowed
-        np.copyto(res, safe, where=first & (safe != 0))
-    if r.opening_lead == "lowest_club":
-        opening = hand & t.suit_masks[CLUBS] if r.can_lead_any_club else np.full_like(hand, U64(1))
-        np.copyto(res, opening, where=leading & first)
+    np.copyto(res, lead, where=leading & (lead != 0) & (lead != t.lone_qs_lead))
+    safe = hand & t.first_trick_only  # 0 without no_pts_on_first_trick
+    np.copyto(res, safe, where=first & (safe != 0))
+    if t.lead_lowest_club:
+        np.copyto(res, hand & t.opening_leads, where=leading & first)
     follow = hand & t.led_mask
     np.copyto(res, follow, where=~leading & (follow != 0))
     np.copyto(res, hand & ~t.passed[rows, t.current], where=passing)
