@@ -87,3 +87,21 @@ def test_deal_end_rewards_are_the_same_for_one_deal_and_a_batch():
         assert batch.shape == (3, 4) and batch.dtype == np.float64
         for row, expected in zip(points, batch):
             assert deal_end_rewards(scheme, row, 26).tolist() == expected.tolist()
+
+
+@SETTINGS
+@given(rules=rules_strategy(), seed=st.integers(0, 2**32 - 1))
+def test_seat_view_describes_the_trick_on_the_table(rules, seed):
+    from hearts_env.views import SeatView
+
+    deal = Deal.random(rules, seed=seed)
+    rnd = random.Random(seed)
+    while not deal.is_over:
+        view = SeatView.of(deal, deal.current)
+        assert view.trick_mask == sum(1 << c for c in view.trick)
+        if view.trick:
+            led = deal.tables.suit_of(view.trick[0])
+            assert view.winning_card == max(c for c in view.trick if deal.tables.suit_of(c) == led)
+        else:
+            assert view.winning_card == -1
+        deal.apply(rnd.choice(deal.legal_cards()))

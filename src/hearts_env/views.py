@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from hearts_env.engine import Deal, Phase, mask_points
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 
 
 class SeatView:
@@ -105,6 +106,21 @@ class SeatView:
     def __repr__(self) -> str:
         return (f"SeatView(seat={self.seat}, phase={self.phase.name}, trick_index={self.trick_index}, "
                 f"current={self.current})")
+
+    @property
+    def trick_mask(self) -> int:
+        """The cards of the trick on the table, as a mask."""
+        mask = 0
+        for card in self.trick:
+            mask |= 1 << card
+        return mask
+
+    @property
+    def winning_card(self) -> int:
+        """The card winning the trick on the table so far (the highest of the suit led); -1 with no trick."""
+        if not self.trick:
+            return -1
+        return (self.trick_mask & tables_of(self.rules).suit_mask_of[self.trick[0]]).bit_length() - 1
 
     @property
     def points_taken(self) -> tuple[int, int, int, int]:

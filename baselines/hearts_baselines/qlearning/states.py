@@ -58,11 +58,11 @@ def state_of(view: SeatView) -> int:
         if last:
             return 8 if holds_queen else 9
         return 4 if holds_queen else 5
-    winning = _winning_card(view, c)
+    winning = view.winning_card
     below = following & ((1 << winning) - 1)
     if not last:
         return 6 if below else 7
-    table = _table_mask(view)
+    table = view.trick_mask
     if not table & (c.qs_bit | c.hearts):
         return 10
     return 11 if below else 12
@@ -104,23 +104,11 @@ def action_card(view: SeatView, state: int, action: int) -> int:
         return max(legal, key=lambda card: (-(hand & c.suits[c.suit_of(card)]).bit_count(), c.rank_of(card)))
     following = [card for card in legal if c.suit_of(card) == c.suit_of(view.trick[0])]
     if state == 6:  # early and no points on the table: shed the highest card of the suit
-        points_on_table = _table_mask(view) & c.penalty_cards
+        points_on_table = view.trick_mask & c.penalty_cards
         return max(following) if early and not points_on_table else greedy
     if state in (7, 12):  # the trick is lost anyway: shed the highest card instead of the lowest
         return max(following)
     return min(following)  # states 10 and 11: the lowest card, keeping the middle ones
-
-
-def _winning_card(view: SeatView, c: RuleTables) -> int:
-    led = c.suit_of(view.trick[0])
-    return max(card for card in view.trick if c.suit_of(card) == led)
-
-
-def _table_mask(view: SeatView) -> int:
-    mask = 0
-    for card in view.trick:
-        mask |= 1 << card
-    return mask
 
 
 def _rank_6(c: RuleTables) -> int:

@@ -39,9 +39,7 @@ def play_positions(view: SeatView) -> np.ndarray:
     """The position ``k`` (0..4, see ``paper260``) of every card, from ``view``'s seat."""
     pb = view.played_by
     played = pb[0] | pb[1] | pb[2] | pb[3]
-    table = 0
-    for card in view.trick:
-        table |= 1 << card
+    table = view.trick_mask
     mine = table & pb[view.seat]
     hand = view.hand & ~view.passed
     raw = b"".join(m.to_bytes(7, "little") for m in (hand, mine, table & ~mine, played & ~table))

@@ -31,11 +31,6 @@ from hearts_env.tables import RuleTables, tables_of
 from hearts_env.views import SeatView
 
 
-def _winning_card(view: SeatView, c: RuleTables) -> int:
-    led = c.suit_of(view.trick[0])
-    return max(card for card in view.trick if c.suit_of(card) == led)
-
-
 class RandomAgent(Agent):
     """Uniformly random legal card."""
 
@@ -79,12 +74,10 @@ class GreedyAgent(Agent):
         following = [card for card in legal if c.suit_of(card) == led]
         if not following:
             return c.qs if c.qs in legal else max(legal, key=c.rank_of)
-        winning = _winning_card(view, c)
+        winning = view.winning_card
         under = [card for card in following if card < winning]
         last = len(view.trick) == 3
-        table = 0
-        for card in view.trick:
-            table |= 1 << card
+        table = view.trick_mask
         if last and not table & c.penalty_cards:
             safe_high = [card for card in following if card != c.qs]
             if safe_high:
@@ -186,11 +179,9 @@ class HeuristicAgent(Agent):
 
     def _follow(self, view: SeatView, legal: list[int], c: RuleTables, shooter: int | None) -> int:
         led = c.suit_of(view.trick[0])
-        winning = _winning_card(view, c)
+        winning = view.winning_card
         winner_seat = (view.leader + view.trick.index(winning)) & 3
-        table = 0
-        for card in view.trick:
-            table |= 1 << card
+        table = view.trick_mask
         following = [card for card in legal if c.suit_of(card) == led]
         last = len(view.trick) == 3
         if shooter is not None and table & c.penalty_cards and winner_seat == shooter:

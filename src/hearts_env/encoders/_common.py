@@ -7,8 +7,6 @@ from collections.abc import Iterable
 import numpy as np
 from gymnasium import spaces
 
-from hearts_env.views import SeatView
-
 
 def box(size: int, dtype: type, scalar_slots: Iterable[int] = ()) -> spaces.Box:
     """The space of an encoding whose slots are 0/1 except ``scalar_slots``, which hold values in
@@ -19,11 +17,4 @@ def box(size: int, dtype: type, scalar_slots: Iterable[int] = ()) -> spaces.Box:
     high[list(scalar_slots)] = 255
     return spaces.Box(low=np.zeros(size, dtype=np.uint8), high=high, dtype=np.uint8)
 
-
-def trick_mask(view: SeatView) -> int:
-    """Mask of the cards of the current (incomplete) trick."""
-    m = 0
-    for card in view.trick:
-        m |= 1 << card
-    return m
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 import numpy as np
 
 from hearts_env.encoders import BinaryEncoder, register_encoder
-from hearts_env.encoders._common import trick_mask
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
@@ -86,7 +85,7 @@ class Culhane217Encoder(BinaryEncoder):
     def bits(self, view: SeatView) -> int:
         n = self.n
         pb = view.played_by
-        table = trick_mask(view)
+        table = view.trick_mask
         hand = view.hand & ~view.passed
         bits = ((pb[0] | pb[1] | pb[2] | pb[3]) & ~table) | table << n | hand << 2 * n + 8
         if view.current >= 0:

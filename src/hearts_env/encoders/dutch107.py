@@ -41,7 +41,7 @@ import numpy as np
 from gymnasium import spaces
 
 from hearts_env.encoders import Encoder, EncoderError, register_encoder
-from hearts_env.encoders._common import box, trick_mask
+from hearts_env.encoders._common import box
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
@@ -93,7 +93,7 @@ class Dutch107Encoder(Encoder):
     def write(self, view: SeatView) -> None:
         pb = view.played_by
         played = pb[0] | pb[1] | pb[2] | pb[3]
-        table = trick_mask(view)
+        table = view.trick_mask
         hand = view.hand & ~view.passed
         bits = hand | (played & ~table) << 32 | table << 64
         taken = view.taken
