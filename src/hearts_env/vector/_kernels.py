@@ -54,7 +54,7 @@ from hearts_env.tables import (
 )
 from hearts_env.vector import _bitops, _strategies
 from hearts_env.vector._bitops import _ONE, _ZERO, _highest_card, _kth_card, _lowest_card, _penalty_points, _popcount
-from hearts_env.vector._strategies import A_MOON_ALARM, A_SHOOT, _greedy, _heuristic, _heuristic_pass
+from hearts_env.vector._strategies import A_MOON_ALARM, A_SHOOT, _greedy, _heuristic, _pass_choice
 
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
@@ -196,8 +196,8 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
                 if legal & (legal - _ONE) == _ZERO:
                     card = _lowest_card(legal)
                 elif p == _PASS:
-                    card = _heuristic_pass(legal, hand & ~passed[i, s], rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT], hearts_m,
-                                           K[K_SPADES], suit0)
+                    card = _pass_choice(legal, hand & ~passed[i, s], True, rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT],
+                                        hearts_m, K[K_SPADES], suit0)
                 else:
                     card = _heuristic(legal, s, hand, hand | played_by[i, s],
                                       played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],

@@ -17,7 +17,7 @@ from hearts_env.vector._bitops import _ONE, _ZERO, _highest_card, _lowest_card, 
 A_MOON_ALARM, A_SHOOT = range(2)
 A_SIZE = 2
 
-JITTED = ("_first_highest_rank", "_greedy", "_min_rank_short_suit", "_heuristic", "_heuristic_pass")
+JITTED = ("_first_highest_rank", "_pass_choice", "_greedy", "_min_rank_short_suit", "_heuristic")
 """The functions :func:`~hearts_env.vector._kernels.compiled` compiles."""
 
 
@@ -37,22 +37,7 @@ def _greedy(legal, passing, played, trick_count, trick_mask, led_mask, rps, qs_b
             spades_m, penalty_m):
     """Paper 002 §2.1's greedy player, as :class:`hearts_env.agents.basic.GreedyAgent`."""
     if passing:
-        best, best_score = -1, -1
-        m = legal
-        while m:
-            card = _lowest_card(m)
-            m &= m - _ONE
-            bit = _ONE << np.uint64(card)
-            score = card % rps
-            if bit == qs_bit:
-                score += 40
-            elif bit == ks_bit or bit == as_bit:
-                score += 30
-            elif bit & hearts_m:
-                score += 6
-            if score > best_score:
-                best, best_score = card, score
-        return best
+        return _pass_choice(legal, _ZERO, False, rps, qs_bit, ks_bit, as_bit, hearts_m, spades_m, _ZERO)
     if trick_count == 0:
         safe = legal & ~hearts_m
         if not safe:
@@ -192,9 +177,11 @@ def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leade
     return _min_rank_short_suit(legal, hand, rps, suit0, True)
 
 
-def _heuristic_pass(legal, hand, rps, qs_bit, ks_bit, as_bit, hearts_m, spades_m, suit0):
-    """The pass of :class:`hearts_env.agents.basic.HeuristicAgent`: the most dangerous card of
-    ``hand`` (the cards not yet chosen), guarded high spades kept, short minor suits voided."""
+def _pass_choice(legal, hand, guard, rps, qs_bit, ks_bit, as_bit, hearts_m, spades_m, suit0):
+    """The most dangerous legal card to pass, as ``hearts_env.agents.basic._pass_danger`` scores it:
+    ``guard=False`` is ``greedy``'s (Q♠, then A♠/K♠, then hearts, by rank); ``guard=True`` is
+    ``heuristic``'s, which keeps high spades guarded by three low ones in ``hand`` (the cards not yet
+    chosen) and voids a short minor suit."""
     low_spades = _popcount(hand & spades_m & ~(qs_bit | ks_bit | as_bit))
     best, best_score = -1, -1
     m = legal
@@ -205,11 +192,11 @@ def _heuristic_pass(legal, hand, rps, qs_bit, ks_bit, as_bit, hearts_m, spades_m
         suit = card // rps
         score = card % rps
         if bit == qs_bit or bit == ks_bit or bit == as_bit:
-            if low_spades < 3:
+            if not guard or low_spades < 3:
                 score += 40 if bit == qs_bit else 30
         elif bit & hearts_m:
             score += 6
-        elif suit < 2 and _popcount(hand & (suit0 << np.uint64(suit * rps))) <= 2:
+        elif guard and suit < 2 and _popcount(hand & (suit0 << np.uint64(suit * rps))) <= 2:
             score += 20  # void a short minor suit
         if score > best_score:
             best, best_score = card, score
