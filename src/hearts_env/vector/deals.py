@@ -57,15 +57,13 @@ def _rule_constants(rules: Rules) -> dict[str, Any]:
     """The rules' tables as NumPy scalars and arrays for the NumPy backend, and packed for the kernels
     (cached: search agents build many small batches)."""
     t = tables_of(rules)
-    suit_masks = np.array(t.suits, dtype=U64)
     k, p = t.pack()
     return {"_k": k, "_p": p, "n": t.size, "rps": t.ranks_per_suit, "hand_size": t.hand_size,
-            "suit_masks": suit_masks, "suit_mask_of": suit_masks[np.arange(t.size) // t.ranks_per_suit],
-            "hearts": U64(t.hearts), "qs_bit": U64(t.qs_bit), "jd_bit": U64(t.jd_bit),
+            "suit_mask_of": np.array(t.suit_mask_of, dtype=U64), "hearts": U64(t.hearts), "jd_bit": U64(t.jd_bit),
             "scoring_cards": U64(t.scoring_cards), "first_trick_only": U64(t.first_trick_only),
             "opening_leads": U64(t.opening_leads), "lone_qs_lead": U64(t.lone_qs_lead),
             "lead_lowest_club": t.lead_lowest_club,
-            "breaks": U64(t.breaks_hearts), "bits": t.card_bits, "pass_count": t.pass_count}
+            "breaks": U64(t.breaks_hearts), "pass_count": t.pass_count}
 
 
 class VectorDeals:
@@ -79,10 +77,8 @@ class VectorDeals:
     rps: int
     hand_size: int
     pass_count: int
-    suit_masks: np.ndarray
     suit_mask_of: np.ndarray
     hearts: np.uint64
-    qs_bit: np.uint64
     jd_bit: np.uint64
     scoring_cards: np.uint64
     first_trick_only: np.uint64
@@ -90,7 +86,6 @@ class VectorDeals:
     lone_qs_lead: np.uint64
     lead_lowest_club: bool
     breaks: np.uint64
-    bits: np.ndarray
 
     def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
                  dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto",
