@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.cards import NUM_SEATS, Deck, card_name, format_cards, parse_cards, to_mask
+from hearts_env.cards import NUM_SEATS, Deck, card_name, format_cards, iter_cards, parse_cards, to_mask
 from hearts_env.events import DealStarted, Event, Passed, Played, Received, Scored, Trick, TrickTaken
 from hearts_env.illegal import BrokenRule, IllegalActionError, broken_pass, broken_play
 from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_direction, make_rules
@@ -568,7 +568,8 @@ class Deal:
                 replay.apply(card)
                 log.append(Passed(seat, (card,), replay.pass_target(seat)))
                 if replay._phase != _PASS:
-                    log.extend(Received(s, tuple(_bits(replay.received(s))), replay.pass_source(s)) for s in range(4))
+                    log.extend(Received(s, tuple(iter_cards(replay.received(s))), replay.pass_source(s))
+                               for s in range(4))
                 continue
             trick_index = replay.trick_index
             done = replay.apply(card)
@@ -582,15 +583,6 @@ class Deal:
     def __repr__(self) -> str:
         return (f"Deal(phase={Phase(self._phase).name}, pass={self.pass_direction_name}, trick={self.trick_index}, "
                 f"current={self.current_or_none}, points={self.points})")
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def mask_points(rules: Rules, mask: int) -> int:
