@@ -348,6 +348,46 @@ def ppo_training(vector: bool, opponents: str = "greedy") -> Callable[[], int]:
     return run
 
 
+def tdlambda_training(compiled: bool, orders: tuple[int, ...] = (1, 2, 3)) -> Callable[[], int]:
+    """Paper 004's training deals/s (learner's max^n to the end of the trick + TD(λ) after the deal,
+    three ``heuristic`` opponents, q task): the compiled trainer on 64 tables at once, or the
+    plain-Python reference (:mod:`hearts_baselines.tdlambda.reference`) one deal at a time."""
+    from hearts_baselines.tdlambda import kernels, reference
+    from hearts_baselines.tdlambda.features import FeatureSet
+    from hearts_baselines.tdlambda.model import Model
+    from hearts_baselines.tdlambda.train import TRAINING_RULES, play
+    from hearts_env.agents import make_agent
+    from hearts_env.views import SeatView
+
+    rng = np.random.default_rng(0)
+    if compiled:
+        model = Model.initial("q", FeatureSet(kernels.Q_SPACE, orders), None, rng)
+        return lambda: len(play(model, 64, rng, "heuristic", learn=True)["seats"])
+    ref = reference.ReferenceModel("q", {"q": orders}, {})
+    opponents = make_agent("heuristic")
+
+    def four_deals() -> int:  # the same four deals every round: best-of rounds would pick the quickest deal
+        for seed in range(4):
+            one_deal(seed)
+        return 4
+
+    def one_deal(seed: int) -> None:
+        deal = Deal.random(TRAINING_RULES, seed)
+        seat = seed % 4
+        positions = []
+        while not deal.is_over:
+            if not deal.trick and sum(deal.hands) >> 49 & 1:
+                positions.append(deal.clone())
+            if deal.current == seat:
+                deal.apply(ref.search(deal)[0])
+            else:
+                opponents.reset(deal.rules, deal.current, 0)
+                deal.apply(opponents.act(SeatView.of(deal, deal.current)))
+        ref.update(positions, seat, float(reference.points(deal.taken[seat], "q")), 0.75)
+
+    return four_deals
+
+
 # --- environments -------------------------------------------------------------------------
 def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[], int]:
     """Steps/s of a PettingZoo AEC env under random legal play (mask-sampled), resets included."""
@@ -407,7 +447,10 @@ def main(argv: list[str] | None = None) -> None:
                     "/s", "Deal.playout (random), one at a time", args.seconds / 2, rounds=2)
         compare("worlds, sample_worlds x128 (/s)", world_sampling(True), world_sampling(False), "/s",
                 "sample_world, one at a time", args.seconds / 2, rounds=2)
-        for spec in ("pimc", "mcts", "ismcts", "maxn"):
+        if numba_available():
+            compare("tdlambda training, triples (deals/s)", tdlambda_training(True), tdlambda_training(False), "/s",
+                    "the pure-Python reference", args.seconds, rounds=2)
+        for spec in ("pimc", "mcts", "ismcts", "maxn", "tdlambda"):
             compare(f"{spec} decisions (/s)", decisions(spec), decisions("openspiel-ismcts"), "/s",
                     "openspiel-ismcts (1000 sims)", args.seconds, rounds=2)
     if args.only in (None, "encoders"):

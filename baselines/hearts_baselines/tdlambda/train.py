@@ -1,0 +1,216 @@
+"""Train paper 004's learners: ``python -m hearts_baselines.tdlambda.train``.
+
+Deals of ``sturtevant(moon=off)`` (the paper's training rules) on the batched engine, ``--tables``
+at a time. The learning seat plays max^n to the end of the trick with its own model (every seat
+valued from its own perspective, perfect information, as in the paper's training); the others are
+``heuristic`` (our stand-in for the paper's expert program PIE, which is not available) or, with
+``--opponents self``, the same search with the same model. After each deal every learning seat's
+trick-boundary positions (those with task points still to take) are swept backwards by TD(λ = 0.75)
+(:func:`~hearts_baselines.tdlambda.kernels.td_update`). With ``--opponents self`` all four seats
+learn from the deal.
+
+Subcommands:
+
+- ``q`` / ``hearts``: a single-task learner over one feature set (``--orders``, e.g. ``1,3``).
+- ``full``: the game (Q♠ + hearts), over the ``--keep-q`` / ``--keep-hearts`` features of largest
+  weight of two trained single-task models, initialised with their weights (whose sum predicts the
+  deal's points) and trained on.
+- ``all``: the three in a row, then the bundled file (``weights/tdlambda.npz``): the recipe of the
+  shipped agent, one command, reproducible from ``--seed``.
+
+Every ``--curve-every`` deals the run appends one line to ``<out>.curve.jsonl`` (the learner's and the
+opponents' mean task points over the window; with ``--opponents self``, a separate match of the
+current model against three ``heuristic`` seats on ``--eval-deals`` deals) and saves the model and
+its random state, so ``--resume`` goes on where a killed run stopped and ends with the same weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_baselines.tdlambda import kernels
+from hearts_baselines.tdlambda.features import FeatureSet, parse_orders
+from hearts_baselines.tdlambda.model import Model
+from hearts_env.rules import make_rules
+from hearts_env.vector import VectorDeals
+
+TRAINING_RULES = "sturtevant(moon=off)"
+LAMBDA = 0.75
+BUNDLED = Path(__file__).resolve().parent.parent / "weights" / "tdlambda.npz"
+TASK_MASKS = {"q": kernels.QS, "hearts": kernels.HEARTS, "full": kernels.QS | kernels.HEARTS}
+
+
+def task_points(taken: np.ndarray, task: str) -> np.ndarray:
+    """Task points in masks of taken cards (any shape, uint64 or int64)."""
+    t = taken.astype(np.uint64)
+    hearts = np.bitwise_count(t & np.uint64(kernels.HEARTS)).astype(np.int64)
+    queen = np.where(t & np.uint64(kernels.QS), 13, 0)
+    return {"q": queen, "hearts": hearts, "full": hearts + queen}[task]
+
+
+def play(model: Model, size: int, rng: np.random.Generator, opponents: str, learn: bool,
+         rules: str = TRAINING_RULES) -> dict[str, np.ndarray]:
+    """Play ``size`` deals at once: the learning seat (one per table, drawn; every seat under
+    ``opponents="self"``) by the model's search, the others by ``heuristic`` or the model; then, if
+    ``learn``, TD(λ) over the learners' positions. Returns per table the learner seat and every
+    seat's task points."""
+    k = kernels.compiled()
+    P = model.params("off" if make_rules(rules).moon == "off" else make_rules(rules).moon)
+    tables = VectorDeals.random(rules, size, rng, backend="numba")
+    selfplay = opponents == "self"
+    seats = rng.integers(0, 4, size).astype(np.int8)
+    hand_size = tables.hand_size
+    hands = np.zeros((size, hand_size, 4), np.int64)
+    taken = np.zeros((size, hand_size, 4), np.int64)
+    leaders = np.zeros((size, hand_size), np.int64)
+    counts = np.zeros(size, np.int64)
+    task_mask = np.uint64(TASK_MASKS[model.task])
+    dealt = tables.dealt.view(np.int64)
+    cards = np.full(size, -1, np.int64)
+    while not tables.done.all():
+        live = ~tables.done
+        out = np.bitwise_or.reduce(tables.hands, axis=1)
+        record = np.flatnonzero(live & (tables.trick_count == 0) & ((out & task_mask) != 0))
+        hands[record, counts[record]] = tables.hands[record].view(np.int64)
+        taken[record, counts[record]] = tables.taken[record].view(np.int64)
+        leaders[record, counts[record]] = tables.leader[record]
+        counts[record] += 1
+        searching = live if selfplay else live & (tables.current == seats)
+        cards = np.full(size, -1, np.int64) if selfplay else tables.policy_actions(opponents)
+        k.choose_tables(tables.hands.view(np.int64), dealt, tables.taken.view(np.int64), tables.leader,
+                        tables.trick, tables.legal_masks().view(np.int64), searching, P, cards)
+        tables.step(cards)
+    points = task_points(tables.taken, model.task)
+    if learn:
+        if selfplay:
+            episodes = np.repeat(np.arange(size), 4)
+            learners = np.tile(np.arange(4), size)
+        else:
+            episodes, learners = np.arange(size), seats.astype(np.int64)
+        k.td_tables(hands[episodes], dealt[episodes], taken[episodes], leaders[episodes], counts[episodes],
+                    learners, points[episodes, learners].astype(np.float64), LAMBDA, P)
+    return {"seats": seats, "points": points}
+
+
+def learner_and_others(result: dict[str, np.ndarray]) -> tuple[float, float]:
+    """Mean task points of the learning seat and of the other three seats."""
+    points, seats = result["points"], result["seats"].astype(np.intp)
+    mine = points[np.arange(len(seats)), seats]
+    return float(mine.mean()), float((points.sum(axis=1) - mine).mean() / 3)
+
+
+def train(model: Model, deals: int, seed: int, out: Path, opponents: str = "heuristic", tables: int = 64,
+          curve_every: int = 1000, eval_deals: int = 500, resume: bool = False, quiet: bool = False) -> Model:
+    """Train ``model`` in place for ``deals`` deals (see the module docstring); returns it."""
+    if opponents not in ("heuristic", "self"):
+        raise ValueError(f"opponents must be 'heuristic' or 'self', got {opponents!r}")
+    if deals < 1 or tables < 1 or curve_every < tables or curve_every % tables:
+        raise ValueError(f"need deals >= 1, tables >= 1 and curve_every a multiple of tables; got deals={deals}, "
+                         f"tables={tables}, curve_every={curve_every}")
+    rng = np.random.default_rng(seed)
+    state_path, curve_path = out.with_suffix(".state.json"), out.with_suffix(".curve.jsonl")
+    done = 0
+    if resume and state_path.exists():
+        state = json.loads(state_path.read_text())
+        if state["seed"] != seed or state["opponents"] != opponents or state["tables"] != tables:
+            raise ValueError(f"{state_path} is a run with seed {state['seed']}, opponents {state['opponents']!r}, "
+                             f"tables {state['tables']}: resume it with the same settings")
+        model.weights[:] = Model.load(out).weights
+        rng.bit_generator.state = state["rng"]
+        done = state["deals"]
+    elif curve_path.exists():
+        curve_path.unlink()
+    start = time.perf_counter()
+    window: list[tuple[float, float]] = []
+    while done < deals:
+        result = play(model, tables, rng, opponents, learn=True)
+        done += tables
+        window.append(learner_and_others(result))
+        if done % curve_every == 0 or done >= deals:
+            row: dict[str, Any] = {"deals": done, "seconds": round(time.perf_counter() - start, 1)}
+            if opponents == "self":
+                check = np.random.default_rng([seed, done])
+                scores = [learner_and_others(play(model, tables, check, "heuristic", learn=False))
+                          for _ in range(max(1, eval_deals // tables))]
+                row["learner"], row["opponents"] = np.mean(scores, axis=0).round(3).tolist()
+                row["versus"] = "heuristic"
+            else:
+                row["learner"], row["opponents"] = np.mean(window, axis=0).round(3).tolist()
+                row["versus"] = "heuristic (training deals)"
+            window = []
+            with curve_path.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            model.save(out)
+            state_path.write_text(json.dumps({"seed": seed, "opponents": opponents, "tables": tables, "deals": done,
+                                              "rng": rng.bit_generator.state}))
+            if not quiet:
+                print(json.dumps(row), file=sys.stderr, flush=True)
+    return model
+
+
+def full_model(q: Model, hearts: Model, keep_q: int, keep_hearts: int) -> Model:
+    """The game's learner over the features of largest weight of the two single-task learners,
+    initialised with their weights."""
+    if q.task != "q" or hearts.task != "hearts":
+        raise ValueError(f"full_model needs a q model and a hearts model; got {q.task!r} and {hearts.task!r}")
+    q_keep, h_keep = q.top(keep_q), hearts.top(keep_hearts)
+    weights = np.concatenate([q.weights[q_keep], hearts.weights[h_keep]])
+    return Model("full", q.q, hearts.hearts, weights, q_keep, h_keep)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.tdlambda.train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("task", choices=("q", "hearts", "full", "all"))
+    parser.add_argument("--deals", type=int, default=None, help="training deals (default: q 60032, hearts 30016, "
+                        "full 40960; 'all' runs the three)")
+    parser.add_argument("--orders", default="1,2,3", help="conjunction orders of a q or hearts learner (default 1,2,3)")
+    parser.add_argument("--opponents", default=None, choices=("heuristic", "self"),
+                        help="default: heuristic for q and hearts, self for full")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("runs/tdlambda"),
+                        help="folder of the run (default runs/tdlambda)")
+    parser.add_argument("--q-model", type=Path, help="full: the trained q model (default <out>/q.npz)")
+    parser.add_argument("--hearts-model", type=Path, help="full: the trained hearts model (default <out>/hearts.npz)")
+    parser.add_argument("--keep-q", type=int, default=10000, help="full: q features kept (paper 10,000)")
+    parser.add_argument("--keep-hearts", type=int, default=2000, help="full: hearts features kept (paper 2,000)")
+    parser.add_argument("--tables", type=int, default=64, help="deals played at once (default 64)")
+    parser.add_argument("--curve-every", type=int, default=1024)
+    parser.add_argument("--eval-deals", type=int, default=512, help="self-play: deals per check against heuristic")
+    parser.add_argument("--resume", action="store_true", help="continue a killed run from its last save")
+    parser.add_argument("--bundle", action="store_true", help="all: also write the package's weights/tdlambda.npz")
+    args = parser.parse_args(argv)
+    defaults = {"q": 60_032, "hearts": 30_016, "full": 40_960}
+    run = dict(tables=args.tables, curve_every=args.curve_every, eval_deals=args.eval_deals, resume=args.resume)
+    orders = parse_orders(args.orders)
+    args.out.mkdir(parents=True, exist_ok=True)
+    tasks = ["q", "hearts", "full"] if args.task == "all" else [args.task]
+    for i, task in enumerate(tasks):
+        deals = args.deals if args.deals is not None and args.task != "all" else defaults[task]
+        seed = args.seed + i
+        rng = np.random.default_rng([seed, 1])
+        if task in ("q", "hearts"):
+            fs = FeatureSet(kernels.Q_SPACE if task == "q" else kernels.HEARTS_SPACE, orders)
+            model = Model.initial(task, fs if task == "q" else None, fs if task == "hearts" else None, rng)
+            opponents = args.opponents or "heuristic"
+        else:
+            model = full_model(Model.load(args.q_model or args.out / "q.npz"),
+                               Model.load(args.hearts_model or args.out / "hearts.npz"), args.keep_q, args.keep_hearts)
+            opponents = args.opponents or "self"
+        model.meta = {"command": " ".join(["python -m hearts_baselines.tdlambda.train", *(argv or sys.argv[1:])]),
+                      "task": task, "deals": deals, "seed": seed, "opponents": opponents, "rules": TRAINING_RULES}
+        train(model, deals, seed, args.out / f"{task}.npz", opponents, **run)
+        if task == "full" and args.bundle:
+            model.save(BUNDLED, dtype=np.float32)
+            print(f"bundled {BUNDLED}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
