@@ -196,7 +196,7 @@ def test_agents_hear_the_end_of_every_deal(monkeypatch):
     import test_arena
 
     test_arena.Recorder.finals.clear()
-    records = run_arena(["test_arena:Recorder"], deals=2, rules=RULES, jobs=1)
+    records = run_arena(["test_arena:Recorder"], deals=2, rules=RULES, jobs=1, isolation="none")  # in this process
     assert sorted(test_arena.Recorder.finals) == sorted((s, tuple(r["points"])) for r in records for s in range(4))
 
 
@@ -343,7 +343,8 @@ class Exiter(Agent):
         return min(iter_cards(view.legal))
 
 
-def test_a_worker_that_dies_stops_the_run_with_a_clear_error_instead_of_hanging(tmp_path):
+@pytest.mark.parametrize("isolation", ["seating", "none"])
+def test_a_worker_that_dies_stops_the_run_with_a_clear_error_instead_of_hanging(tmp_path, isolation):
     import os
     import subprocess
     import sys
@@ -352,7 +353,55 @@ def test_a_worker_that_dies_stops_the_run_with_a_clear_error_instead_of_hanging(
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
     out = tmp_path / "run.jsonl"
     done = subprocess.run([sys.executable, "-m", "hearts_env.cli", "arena", "test_arena:Exiter", "random", "--deals",
-                           "2", "--jobs", "2", "--out", str(out)], capture_output=True, text=True, env=env,
+                           "2", "--jobs", "2", "--out", str(out), "--isolation", isolation], capture_output=True,
+                          text=True, env=env,
                           timeout=300)  # a hang fails here
     assert done.returncode == 2
     assert "worker process died" in done.stderr and "--jobs 1" in done.stderr
+
+
+_SEEN: dict[int, tuple[int, ...]] = {}
+"""Module-level memory of the Memorizer: survives fresh agent objects (and class attributes would too)."""
+
+
+class Memorizer(Agent):
+    """Remembers every deal it finishes (all four hands, keyed by each of them) and, when a later game
+    deals it a hand it has seen, appends a line to the file named in $HEARTS_MEMO_LOG: it knows every
+    other hand before the first card. The hostile submitter of the arena's isolation test."""
+
+    def reset(self, rules, seat, seed=None):
+        super().reset(rules, seat, seed)
+        self.first = True
+
+    def act(self, view):
+        if self.first and view.dealt in _SEEN:
+            import os
+
+            with open(os.environ["HEARTS_MEMO_LOG"], "a") as f:
+                f.write(f"{view.seat} knew {_SEEN[view.dealt]}\n")
+        self.first = False
+        return min(iter_cards(view.legal))
+
+    def end_deal(self, view):
+        hands = view.played_by  # no passing: every seat played exactly the hand it was dealt
+        for hand in hands:
+            _SEEN[hand] = hands
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_agent_that_remembers_deals_sees_none_of_them_again(monkeypatch, tmp_path, jobs):
+    """Each seating's pass runs in fresh processes: a memorizer never meets a deal it has seen, in any
+    of the 14 seatings, whatever it keeps in its module. Without isolation it would, in most games."""
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    log = tmp_path / "memo.log"
+    log.touch()
+    monkeypatch.setenv("HEARTS_MEMO_LOG", str(log))
+    records = run_arena(["test_arena:Memorizer", "random"], deals=3, rules="sturtevant", jobs=jobs)
+    assert len(records) == 3 * 14 and log.read_text() == ""
+    run_arena(["test_arena:Memorizer", "random"], deals=3, rules="sturtevant", jobs=1, isolation="none")
+    assert len(log.read_text().splitlines()) >= 3 * 13  # the control: every later seating recognizes the deal
+
+
+def test_isolation_is_checked():
+    with pytest.raises(ValueError, match=r"isolation='trust'.*seating, none"):
+        run_arena(["greedy", "random"], deals=1, rules=RULES, isolation="trust")

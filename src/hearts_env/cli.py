@@ -38,7 +38,7 @@ def _arena(args: argparse.Namespace) -> int:
     try:
         records = run_arena(args.agents, deals=args.deals, rules=make_rules(args.rules), seed=args.seed,
                             jobs=args.jobs, out=args.out, resume=args.resume, progress=not args.json,
-                            move_time_limit=args.move_time_limit, backend=args.backend)
+                            move_time_limit=args.move_time_limit, backend=args.backend, isolation=args.isolation)
         summary = summarize(records)
         if args.ratings:
             summary["ratings"] = ratings(records)
@@ -235,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--allow-errors", action="store_true",
                        help="exit 0 even if agent errors ended games (they are charged as forfeits either way)")
     arena.add_argument("--backend", choices=["processes", "ray"], default="processes", help="where workers run")
+    arena.add_argument("--isolation", choices=["seating", "none"], default="seating",
+                       help="seating (default): each seating's pass over the deals runs in fresh processes, so no "
+                            "agent process sees a deal twice; none: any worker plays any game (trusted agents)")
     arena.add_argument("--ratings", action="store_true", help="add OpenSkill ratings (extra 'arena')")
     arena.add_argument("--plot", help="write points distributions and the ladder to this PNG (extra 'arena')")
     arena.set_defaults(func=_arena)

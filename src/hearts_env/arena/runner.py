@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import queue
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -25,16 +26,24 @@ def _play_game_args(args: tuple) -> dict[str, Any]:
 def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(game=deal)", seed: int = 0,
               jobs: int | None = None, out: str | os.PathLike | None = None, resume: bool = False,
               progress: bool = False, move_time_limit: float | None = None,
-              backend: str = "processes") -> list[dict[str, Any]]:
+              backend: str = "processes", isolation: str = "seating") -> list[dict[str, Any]]:
     """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
     every record, those resumed from ``out`` included.
 
     ``jobs`` workers (default: all cores) as local processes, or ``backend="ray"`` for a Ray
     cluster (``pip install 'hearts-env[ray]'``); results are identical for any ``jobs``.
+
+    ``isolation="seating"`` (the default) plays each seating's pass over the deals in fresh
+    processes (up to :data:`PASS_CHUNK` deals each) that play nothing else, so no agent process sees a
+    deal twice: an agent that remembers deals (in its object, its class or its module) gains nothing
+    from the other seatings. ``isolation="none"`` plays any game in any worker (or in this process
+    for ``jobs=1``): faster for cheap agents, for agents you trust.
     """
     rules = make_rules(rules)
     if backend not in ("processes", "ray"):
         raise ValueError(f"backend={backend!r} is not valid; valid: processes, ray")
+    if isolation not in ISOLATION:
+        raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(ISOLATION)}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be a positive integer, got {deals!r}")
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
@@ -80,7 +89,9 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     bar = _progress_bar(len(todo), progress)
     try:
         if backend == "ray":
-            results = _ray_pool(jobs).imap_unordered(_play_game_args, todo)
+            results = _on_ray(todo, jobs, isolation)
+        elif isolation == "seating":
+            results = _isolated(seating_passes(todo), jobs, path)
         elif jobs == 1 or len(todo) < 2:
             results = map(_play_game_args, todo)
         else:
@@ -102,8 +113,81 @@ class WorkerDied(RuntimeError):
     """A worker process died mid-tournament (killed, ``os._exit``, a crash in native code, out of memory)."""
 
 
+ISOLATION = ("seating", "none")
 CHUNK = 4
-"""Games per task sent to a worker (amortizes the inter-process traffic of cheap games)."""
+"""Games per task sent to a worker without isolation (amortizes the inter-process traffic of cheap games)."""
+PASS_CHUNK = 200
+"""Deals of one seating's pass that one fresh process plays (isolation): each start costs ~0.3 s."""
+
+
+def seating_passes(todo: list[tuple]) -> list[list[tuple]]:
+    """The games grouped by seating, in deal order, cut into runs of at most :data:`PASS_CHUNK`: one run
+    per fresh process, so no process plays a deal twice."""
+    by_seating: dict[int, list[tuple]] = {}
+    for args in todo:
+        by_seating.setdefault(args[4], []).append(args)
+    return [games[i:i + PASS_CHUNK] for _, games in sorted(by_seating.items())
+            for i in range(0, len(games), PASS_CHUNK)]
+
+
+def _play_pass(task: int, games: list[tuple], results: Any) -> None:
+    """Worker of an isolated run: plays its games, sending each record as it finishes, then ``None``."""
+    for args in games:
+        results.put((task, play_game(*args)))
+    results.put((task, None))
+
+
+def _isolated(tasks: list[list[tuple]], jobs: int, path: Path | None) -> Iterator[dict[str, Any]]:
+    """Records of ``tasks``, each played by its own fresh (spawned) process, at most ``jobs`` at a time,
+    as they finish. A process that ends without finishing its games (killed, ``os._exit``, a crash
+    in native code, out of memory) stops the run with :class:`WorkerDied`."""
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    waiting = list(enumerate(tasks))[::-1]
+    running: dict[int, Any] = {}
+    left = {task: len(games) for task, games in enumerate(tasks)}
+    try:
+        while waiting or running:
+            while waiting and len(running) < jobs:
+                task, games = waiting.pop()
+                running[task] = context.Process(target=_play_pass, args=(task, games, results), daemon=True)
+                running[task].start()
+            try:
+                task, record = results.get(timeout=0.2)
+            except queue.Empty:
+                dead = [t for t, process in running.items() if not process.is_alive()]
+                if dead:  # its last messages may still be in flight: read them before judging
+                    try:
+                        while True:
+                            task, record = results.get(timeout=0.5)
+                            if record is None:
+                                running.pop(task).join()
+                            else:
+                                left[task] -= 1
+                                yield record
+                    except queue.Empty:
+                        pass
+                    if any(t in running for t in dead):
+                        _died([args for t in running for args in tasks[t][len(tasks[t]) - left[t]:]]
+                              + [args for _, games in waiting for args in games], path)
+                continue
+            if record is None:
+                running.pop(task).join()
+            else:
+                left[task] -= 1
+                yield record
+    finally:
+        for process in running.values():
+            process.kill()
+
+
+def _died(unfinished: list[tuple], path: Path | None) -> None:
+    games = sorted((args[3], args[4]) for args in unfinished)
+    kept = f"the finished games are in {path} (--resume continues)" if path is not None else \
+        "pass --out to keep finished games"
+    raise WorkerDied(f"a worker process died (killed, os._exit, a crash in native code or out of memory) while "
+                     f"playing one of {len(games)} unfinished games (deal, seating), first {games[:4]}; {kept}; run "
+                     f"with --jobs 1 to see which agent ends its process") from None
 
 
 def _play_games(chunk: list[tuple]) -> list[dict[str, Any]]:
@@ -120,14 +204,8 @@ def _in_processes(todo: list[tuple], jobs: int, path: Path | None) -> Iterator[d
             for future in as_completed(futures):
                 yield from future.result()
         except BrokenProcessPool:
-            unfinished = sorted((args[3], args[4]) for f, chunk in futures.items() if not f.done() or
-                                f.exception() is not None for args in chunk)
-            kept = f"the finished games are in {path} (--resume continues)" if path is not None else \
-                "pass --out to keep finished games"
-            raise WorkerDied(f"a worker process died (killed, os._exit, a crash in native code or out of memory) "
-                             f"while playing one of {len(unfinished)} unfinished games (deal, seating), first "
-                             f"{unfinished[:4]}; {kept}; run with --jobs 1 to see which agent ends its process") \
-                from None
+            _died([args for f, chunk in futures.items() if not f.done() or f.exception() is not None
+                   for args in chunk], path)
 
 
 def _drop_partial_last_line(path: Path) -> None:
@@ -147,12 +225,21 @@ def _read_records(path: Path) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
-def _ray_pool(jobs: int) -> Any:
+def _on_ray(todo: list[tuple], jobs: int, isolation: str) -> Iterator[dict[str, Any]]:
+    """Records from Ray tasks; under isolation one task per seating pass run, each in a worker process
+    that exits after it (``max_calls=1``)."""
     try:
-        from ray.util.multiprocessing import Pool
+        import ray
     except ImportError:
         raise ImportError("backend='ray' needs Ray: pip install 'hearts-env[ray]'") from None
-    return Pool(jobs)
+    if not ray.is_initialized():
+        ray.init(num_cpus=jobs)
+    play = ray.remote(max_calls=1 if isolation == "seating" else 0)(_play_games)
+    chunks = seating_passes(todo) if isolation == "seating" else [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    pending = [play.remote(chunk) for chunk in chunks]
+    while pending:
+        finished, pending = ray.wait(pending, num_returns=1)
+        yield from ray.get(finished[0])
 
 
 class _NoBar:
