@@ -159,17 +159,6 @@ def binomial(n: int, k: int) -> int:
     return out
 
 
-def touch(j: int, lookup: np.ndarray, mapped: bool, w: np.ndarray, delta: float) -> tuple[float, int]:
-    """The weight of feature ``j`` (through ``lookup`` if ``mapped``; 0 if not kept), then += delta."""
-    if mapped:
-        j = lookup[j]
-    if j < 0:
-        return 0.0, 0
-    value = w[j]
-    w[j] += delta
-    return value, 1
-
-
 def visit(act: np.ndarray, k: int, orders: int, offsets: np.ndarray, lookup: np.ndarray, alive: np.ndarray,
           w: np.ndarray, delta: float) -> tuple[float, int]:
     """Over the conjunctions of the active atoms ``act[:k]`` (colex rank inside each order's block)
@@ -177,6 +166,8 @@ def visit(act: np.ndarray, k: int, orders: int, offsets: np.ndarray, lookup: np.
     to each of them (0: read only). ``alive[x, y]`` (x > y; empty: all) has bit 0 set if some mapped
     triple's two largest atoms are x and y, bit 1 for a four-wise conjunction: the loops skip the
     rest (a pruned model keeps a few thousand of 10⁵ conjunctions)."""
+    # The four loop nests repeat their innermost body on purpose: a helper call there, even compiled,
+    # cost a quarter of the player's time per move (benchmarks/run.py, tdlambda decisions).
     total = 0.0
     count = 0
     mapped = lookup.size > 0
@@ -187,16 +178,24 @@ def visit(act: np.ndarray, k: int, orders: int, offsets: np.ndarray, lookup: np.
         base = offsets[order]
         if order == 1:
             for a in range(k):
-                got, hit = touch(base + act[a], lookup, mapped, w, delta)
-                total += got
-                count += hit
+                j = base + act[a]
+                if mapped:
+                    j = lookup[j]
+                if j >= 0:
+                    total += w[j]
+                    w[j] += delta
+                    count += 1
         elif order == 2:
             for b in range(1, k):
                 rb = act[b] * (act[b] - 1) // 2
                 for a in range(b):
-                    got, hit = touch(base + rb + act[a], lookup, mapped, w, delta)
-                    total += got
-                    count += hit
+                    j = base + rb + act[a]
+                    if mapped:
+                        j = lookup[j]
+                    if j >= 0:
+                        total += w[j]
+                        w[j] += delta
+                        count += 1
         elif order == 3:
             for c in range(2, k):
                 rc = act[c] * (act[c] - 1) * (act[c] - 2) // 6
@@ -205,9 +204,13 @@ def visit(act: np.ndarray, k: int, orders: int, offsets: np.ndarray, lookup: np.
                         continue
                     rb = rc + act[b] * (act[b] - 1) // 2
                     for a in range(b):
-                        got, hit = touch(base + rb + act[a], lookup, mapped, w, delta)
-                        total += got
-                        count += hit
+                        j = base + rb + act[a]
+                        if mapped:
+                            j = lookup[j]
+                        if j >= 0:
+                            total += w[j]
+                            w[j] += delta
+                            count += 1
         else:
             for d in range(3, k):
                 rd = act[d] * (act[d] - 1) * (act[d] - 2) * (act[d] - 3) // 24
@@ -218,9 +221,13 @@ def visit(act: np.ndarray, k: int, orders: int, offsets: np.ndarray, lookup: np.
                     for b in range(1, c):
                         rb = rc + act[b] * (act[b] - 1) // 2
                         for a in range(b):
-                            got, hit = touch(base + rb + act[a], lookup, mapped, w, delta)
-                            total += got
-                            count += hit
+                            j = base + rb + act[a]
+                            if mapped:
+                                j = lookup[j]
+                            if j >= 0:
+                                total += w[j]
+                                w[j] += delta
+                                count += 1
     return total, count
 
 
@@ -419,7 +426,7 @@ def td_tables(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leaders: 
     return error
 
 
-_NAMES = ("popcount", "lowest", "highest", "atoms", "binomial", "touch", "visit", "linear", "task_points", "bounds",
+_NAMES = ("popcount", "lowest", "highest", "atoms", "binomial", "visit", "linear", "task_points", "bounds",
           "final_points", "value", "root_values", "choose", "choose_tables", "td_update", "td_tables")
 
 
