@@ -405,3 +405,33 @@ def test_an_agent_that_remembers_deals_sees_none_of_them_again(monkeypatch, tmp_
 def test_isolation_is_checked():
     with pytest.raises(ValueError, match=r"isolation='trust'.*seating, none"):
         run_arena(["greedy", "random"], deals=1, rules=RULES, isolation="trust")
+
+
+def test_killing_a_tournament_stops_its_workers(tmp_path):
+    """A tournament killed by a signal that skips its clean-up (SIGKILL) leaves no worker playing on:
+    each worker stops before its next game once the tournament's process is gone."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    out = tmp_path / "r.jsonl"
+    script = ("from hearts_env.arena import run_arena\n"  # 200 games of a slow agent in one worker: a minute
+              f"run_arena(['test_arena:Sleeper', 'random'], deals=200, rules='standard(game=deal)', jobs=1, "
+              f"out={str(out)!r})")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.Popen([sys.executable, "-c", script], env=env)
+    deadline = time.time() + 120
+    while (not out.exists() or out.stat().st_size == 0) and time.time() < deadline:
+        time.sleep(0.1)
+    children = subprocess.run(["pgrep", "-P", str(run.pid), "-f", "spawn_main"], capture_output=True,
+                              text=True).stdout.split()
+    assert children, "the tournament plays in a spawned worker"
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait()
+    deadline = time.time() + 30
+    while any(os.path.exists(f"/proc/{pid}") for pid in children) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in children), "a worker plays on for a killed tournament"

@@ -131,8 +131,13 @@ def seating_passes(todo: list[tuple]) -> list[list[tuple]]:
 
 
 def _play_pass(task: int, games: list[tuple], results: Any) -> None:
-    """Worker of an isolated run: plays its games, sending each record as it finishes, then ``None``."""
+    """Worker of an isolated run: plays its games, sending each record as it finishes, then ``None``;
+    stops if the tournament's process is gone (killed: no one would read the records)."""
+    parent = multiprocessing.parent_process()
     for args in games:
+        if parent is not None and not parent.is_alive():
+            results.cancel_join_thread()  # records no one reads must not hold the exit
+            return
         results.put((task, play_game(*args)))
     results.put((task, None))
 
