@@ -280,7 +280,7 @@ def test_the_full_pipeline_command_runs_small(tmp_path):
     common = ["--out", str(tmp_path), "--orders", "1,2", "--tables", "8", "--curve-every", "8", "--deals", "8"]
     main(["q", *common])
     main(["hearts", *common])
-    main(["full", *common, "--keep-q", "50", "--keep-hearts", "20", "--eval-deals", "8"])
+    main(["full", *common, "--keep-q", "50", "--keep-hearts", "20", "--opponents", "self", "--eval-deals", "8"])
     full = Model.load(tmp_path / "full.npz")
     assert full.task == "full" and full.weights.shape == (70,)
     assert full.meta["opponents"] == "self" and full.meta["seed"] == 0

@@ -14,9 +14,10 @@ Subcommands:
 - ``q`` / ``hearts``: a single-task learner over one feature set (``--orders``, e.g. ``1,3``).
 - ``full``: the game (Q♠ + hearts), over the ``--keep-q`` / ``--keep-hearts`` features of largest
   weight of two trained single-task models, initialised with their weights (whose sum predicts the
-  deal's points) and trained on.
-- ``all``: the three in a row, then the bundled file (``weights/tdlambda.npz``): the recipe of the
-  shipped agent, one command, reproducible from ``--seed``.
+  deal's points) and trained on (against ``heuristic`` by default: in our runs self-play made the
+  model weaker, docs/tdlambda.md).
+- ``all``: the three in a row (seeds ``--seed``, +1, +2); with ``--bundle`` the full model becomes the
+  package's ``weights/tdlambda.npz``: the recipe of the shipped agent, one command, reproducible.
 
 Every ``--curve-every`` deals the run appends one line to ``<out>.curve.jsonl`` (the learner's and the
 opponents' mean task points over the window; with ``--opponents self``, a separate match of the
@@ -172,8 +173,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=None, help="training deals (default: q 60032, hearts 30016, "
                         "full 40960; 'all' runs the three)")
     parser.add_argument("--orders", default="1,2,3", help="conjunction orders of a q or hearts learner (default 1,2,3)")
-    parser.add_argument("--opponents", default=None, choices=("heuristic", "self"),
-                        help="default: heuristic for q and hearts, self for full")
+    parser.add_argument("--opponents", default="heuristic", choices=("heuristic", "self"),
+                        help="the other three seats (default heuristic)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("runs/tdlambda"),
                         help="folder of the run (default runs/tdlambda)")
@@ -199,16 +200,16 @@ def main(argv: list[str] | None = None) -> None:
         if task in ("q", "hearts"):
             fs = FeatureSet(kernels.Q_SPACE if task == "q" else kernels.HEARTS_SPACE, orders)
             model = Model.initial(task, fs if task == "q" else None, fs if task == "hearts" else None, rng)
-            opponents = args.opponents or "heuristic"
+            opponents = args.opponents
         else:
             model = full_model(Model.load(args.q_model or args.out / "q.npz"),
                                Model.load(args.hearts_model or args.out / "hearts.npz"), args.keep_q, args.keep_hearts)
-            opponents = args.opponents or "self"
+            opponents = args.opponents
         model.meta = {"command": " ".join(["python -m hearts_baselines.tdlambda.train", *(argv or sys.argv[1:])]),
                       "task": task, "deals": deals, "seed": seed, "opponents": opponents, "rules": TRAINING_RULES}
         train(model, deals, seed, args.out / f"{task}.npz", opponents, **run)
         if task == "full" and args.bundle:
-            model.save(BUNDLED, dtype=np.float32)
+            model.save(BUNDLED)
             print(f"bundled {BUNDLED}", file=sys.stderr)
 
 
