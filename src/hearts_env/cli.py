@@ -1,6 +1,8 @@
-"""The ``hearts-env`` command: ``arena``, ``play``, ``replay``, ``rules`` and ``bench``.
+"""The ``hearts-env`` command: ``arena``, ``benchmark``, ``play``, ``replay``, ``rules`` and ``bench``.
 
     hearts-env arena heuristic greedy --deals 500 --jobs 2 --out runs/h-vs-g.jsonl [--resume] [--json]
+    hearts-env benchmark heuristic --tier quick --out runs/bench-heuristic [--resume]
+    hearts-env benchmark compare runs/bench-a/result.json runs/bench-b/result.json
     hearts-env play --seat 0 --opponents heuristic greedy random --rules standard
     hearts-env replay runs/h-vs-g.jsonl --deal 3 [--seating 5]
     hearts-env rules [PRESET]
@@ -14,11 +16,20 @@ import json
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 from hearts_env.agents import AgentError, make_agent
 from hearts_env.arena import format_summary, replay_record, run_arena, summarize
 from hearts_env.arena.report import plot, ratings
 from hearts_env.arena.runner import WorkerDied
+from hearts_env.benchmark import (
+    BenchmarkCheckFailed,
+    IncomparableResults,
+    compare,
+    format_compare,
+    markdown,
+    run_benchmark,
+)
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.match import Match
@@ -56,6 +67,49 @@ def _arena(args: argparse.Namespace) -> int:
               "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
         return 3
     return 0
+
+
+def _benchmark(args: argparse.Namespace) -> int:
+    if args.spec == "compare":
+        if len(args.files) != 2:
+            print("hearts-env benchmark compare: give two result.json files", file=sys.stderr)
+            return 2
+        try:
+            results = [_load_json(path) for path in args.files]
+            comparison = compare(*results)
+        except (OSError, ValueError) as e:  # IncomparableResults and JSON errors are ValueErrors
+            print(f"hearts-env benchmark compare: {e}", file=sys.stderr)
+            return 2
+        print(json.dumps(comparison, indent=1) if args.json else format_compare(comparison))
+        return 0
+    if args.files:
+        print(f"hearts-env benchmark: one agent spec at a time (got also {args.files}); "
+              "`hearts-env benchmark compare A.json B.json` pairs two results", file=sys.stderr)
+        return 2
+    try:
+        result = run_benchmark(args.spec, suite=args.suite, tier=args.tier, preset=args.rules, format=args.format,
+                               out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
+                               isolation=args.isolation, rungs=args.opponents)
+    except BenchmarkCheckFailed as e:
+        print(f"hearts-env benchmark: {e}", file=sys.stderr)
+        return 4
+    except (ValueError, FileExistsError, ImportError, WorkerDied, IncomparableResults) as e:
+        print(f"hearts-env benchmark: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=1) if args.json else markdown(result))
+    errors = sum(sum(r["errors"].values()) for r in result["rungs"].values())
+    if errors and not args.allow_errors:
+        print(f"hearts-env benchmark: {errors} game(s) ended by an error of {args.spec} (charged as forfeits; "
+              "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
+        return 3
+    return 0
+
+
+def _load_json(path: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -241,6 +295,28 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--ratings", action="store_true", help="add OpenSkill ratings (extra 'arena')")
     arena.add_argument("--plot", help="write points distributions and the ladder to this PNG (extra 'arena')")
     arena.set_defaults(func=_arena)
+
+    bench_help = "run one agent against the hearts-bench ladder, or compare two results (docs/benchmark.md)"
+    benchmark = sub.add_parser("benchmark", help=bench_help, description=bench_help,
+                               formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    benchmark.add_argument("spec", help="the agent spec to benchmark, or 'compare' followed by two result.json files")
+    benchmark.add_argument("files", nargs="*", help="with 'compare': the two result.json files (A, then B)")
+    benchmark.add_argument("--suite", default="v1", help="suite version")
+    benchmark.add_argument("--tier", default="quick", help="smoke (8 deals), quick (200) or full (2,000)")
+    benchmark.add_argument("--rules", default="standard", help="the suite's rules preset: standard, sturtevant, "
+                           "openspiel or dutch")
+    benchmark.add_argument("--format", default="solo", choices=["solo", "mixed"],
+                           help="solo: the agent against three copies of each opponent (4 rotations); mixed: the 14 "
+                                "seatings of the two")
+    benchmark.add_argument("--opponents", nargs="+", help="only these rungs of the ladder (default: all)")
+    benchmark.add_argument("--out", help="folder for the records, result.json, result.md and ladder.png")
+    benchmark.add_argument("--resume", action="store_true", help="continue the run in --out")
+    benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    benchmark.add_argument("--isolation", choices=["seating", "none"], default="seating",
+                           help="as for arena: none only for trusted agents")
+    benchmark.add_argument("--allow-errors", action="store_true", help="exit 0 even if the agent's errors ended games")
+    benchmark.add_argument("--json", action="store_true", help="print the result (or comparison) as JSON")
+    benchmark.set_defaults(func=_benchmark)
 
     play = sub.add_parser("play", help="play one seat in the terminal against agents")
     play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat (default 0)")

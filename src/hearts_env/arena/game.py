@@ -32,6 +32,12 @@ def seatings(num_specs: int) -> list[tuple[int, ...]]:
     raise ValueError(f"an arena takes 1, 2 or 4 agent specs, got {num_specs}")
 
 
+def solo_seatings() -> list[int]:
+    """Indices of the two-spec seatings that put the first spec in one seat and the second in the other
+    three: the four rotations of one agent against three copies of another."""
+    return [k for k, s in enumerate(seatings(2)) if s.count(0) == 1]
+
+
 def pass_direction_of(rules: Rules, deal_index: int) -> int | None:
     """The pass offset of one-deal episode ``deal_index`` of a tournament: ``schedule[i % len(schedule)]``,
     so every direction of the schedule is played equally often and every seating of a deal passes the
@@ -43,6 +49,13 @@ def pass_direction_of(rules: Rules, deal_index: int) -> int | None:
     return schedule[deal_index % len(schedule)]
 
 
+def episode_match(rules: Rules, seed: int, deal_index: int) -> Match:
+    """Episode ``deal_index`` of a tournament seeded ``seed``, before any card is played: its cards
+    depend only on ``(seed, deal_index)``, so every seating (and every machine) gets the same deal."""
+    return Match(rules, seed=np.random.default_rng([seed, deal_index]),
+                 pass_direction=pass_direction_of(rules, deal_index))
+
+
 def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, seating_index: int,
               move_time_limit: float | None = None) -> dict[str, Any]:
     """Play episode ``deal_index`` (one deal, or a game to the target) in seating ``seating_index``.
@@ -52,8 +65,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     ``move_time_limit`` seconds (measured after it returns) ends the episode as a timeout.
     """
     seating = seatings(len(specs))[seating_index]
-    match = Match(rules, seed=np.random.default_rng([seed, deal_index]),
-                  pass_direction=pass_direction_of(rules, deal_index))
+    match = episode_match(rules, seed, deal_index)
     agents = [_agent(specs[i], seat) for seat, i in enumerate(seating)]
     error = None
     details = []

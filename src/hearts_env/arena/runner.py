@@ -26,7 +26,8 @@ def _play_game_args(args: tuple) -> dict[str, Any]:
 def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(game=deal)", seed: int = 0,
               jobs: int | None = None, out: str | os.PathLike | None = None, resume: bool = False,
               progress: bool = False, move_time_limit: float | None = None,
-              backend: str = "processes", isolation: str = "seating") -> list[dict[str, Any]]:
+              backend: str = "processes", isolation: str = "seating",
+              only_seatings: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
     every record, those resumed from ``out`` included.
 
@@ -38,6 +39,10 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     deal twice: an agent that remembers deals (in its object, its class or its module) gains nothing
     from the other seatings. ``isolation="none"`` plays any game in any worker (or in this process
     for ``jobs=1``): faster for cheap agents, for agents you trust.
+
+    ``only_seatings`` plays a subset of the seatings (indices into :func:`seatings`; records keep
+    those indices): with two specs, the four that seat the first spec once make the one-against-three
+    format of the benchmark (:func:`solo_seatings`).
     """
     rules = make_rules(rules)
     if backend not in ("processes", "ray"):
@@ -58,6 +63,10 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     for spec in specs:
         make_agent(spec)  # fail early on a bad spec
     n_seatings = len(seatings(len(specs)))
+    chosen = range(n_seatings) if only_seatings is None else sorted(set(only_seatings))
+    if not chosen or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n_seatings for s in chosen):
+        raise ValueError(f"only_seatings must be indices of seatings 0..{n_seatings - 1} of {len(specs)} specs, "
+                         f"got {only_seatings!r}")
     done: dict[tuple[int, int], dict[str, Any]] = {}
     path = Path(out) if out is not None else None
     if path is not None and path.exists():
@@ -83,7 +92,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                                  f"start a new file")
             done[(record["deal"], record["seating_index"])] = record
     todo = [(list(specs), rules, seed, d, s, move_time_limit)
-            for d in range(deals) for s in range(n_seatings) if (d, s) not in done]
+            for d in range(deals) for s in chosen if (d, s) not in done]
     jobs = jobs or os.cpu_count() or 1
     sink = path.open("a") if path is not None else None
     bar = _progress_bar(len(todo), progress)
@@ -106,7 +115,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         bar.close()
         if sink is not None:
             sink.close()
-    return [done[key] for key in sorted(done) if key[0] < deals]
+    return [done[key] for key in sorted(done) if key[0] < deals and key[1] in chosen]
 
 
 class WorkerDied(RuntimeError):

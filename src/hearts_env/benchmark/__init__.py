@@ -1,0 +1,17 @@
+"""hearts-bench: a versioned benchmark that runs one agent against a fixed ladder of opponents.
+
+A suite (:data:`SUITES`, ``v1``) fixes the deals (seeded by the suite version and rules preset,
+fingerprinted), the rules presets, the tiers (deal counts) and the ladder (agent specs with their
+budgets spelled out). :func:`run_benchmark` plays the agent against every rung in the arena —
+duplicate deals, every pass direction, isolated processes, errors charged as forfeits — after
+self-checks, and reports each rung's figures and the headline ladder margin; :func:`compare` pairs
+two results deal for deal. See docs/benchmark.md.
+"""
+
+from hearts_env.benchmark.checks import BenchmarkCheckFailed
+from hearts_env.benchmark.report import IncomparableResults, compare, format_compare, markdown
+from hearts_env.benchmark.runner import run_benchmark
+from hearts_env.benchmark.suite import FORMATS, SUITES, Rung, Suite, get_suite
+
+__all__ = ["FORMATS", "SUITES", "BenchmarkCheckFailed", "IncomparableResults", "Rung", "Suite", "compare",
+           "format_compare", "get_suite", "markdown", "run_benchmark"]

@@ -1,0 +1,126 @@
+"""A benchmark result as a Markdown table and a ladder plot, and the paired comparison of two results."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_env.benchmark.stats import paired
+
+COMPARABLE = ("benchmark", "suite", "tier", "preset", "rules", "format", "deals")
+"""What two results must share to be compared deal for deal."""
+
+
+def resolution(sd: float | None, deals: int) -> float | None:
+    """Half-width of a normal 95% interval of a mean of ``deals`` per-deal differences with this spread:
+    the smallest margin a run of this size tells apart from zero."""
+    return None if sd is None else 1.96 * sd / math.sqrt(deals)
+
+
+def _interval(figure: dict[str, Any]) -> str:
+    if figure["ci95"] is None:  # too few deals
+        return f"{figure['mean']:+.2f}"
+    lo, hi = figure["ci95"]
+    return f"{figure['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+
+
+def _p(figure: dict[str, Any]) -> str:
+    p = figure["wilcoxon_p"]
+    return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The result as a Markdown page: the headline, one table row per rung, the protocol and the machine."""
+    h = result["headline"]
+    lines = [f"# hearts-bench {result['suite']} ({result['tier']}): `{result['agent']}`", "",
+             f"**Ladder margin: {_interval(h)}** points per deal (95% bootstrap interval over "
+             f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
+             f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
+             "| opponent | agent pts/deal | opponent pts/deal | margin, 95% | Wilcoxon p | matchpoints | wins/deal "
+             "| wins/game to 100 (games) | moons shot / suffered | Q♠ taken | s/decision (slowest) | agent errors |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name, r in result["rungs"].items():
+        errors = ", ".join(f"{n} {kind}" for kind, n in sorted(r["errors"].items())) or "0"
+        per_move = "-" if r["seconds_per_decision"] is None else \
+            f"{r['seconds_per_decision']:.4f} ({r['slowest_decision']:.3f})"
+        games = "-" if not r["games"] else f"{r['win_rate_game']:.1%} ({r['games']})"
+        qs = "-" if r["qs_taken"] is None else f"{r['qs_taken']:.1%}"
+        lines.append(f"| {name} | {r['agent_points']:.3f} | {r['opponent_points']:.3f} | {_interval(r['margin'])} | "
+                     f"{_p(r['margin'])} | {r['matchpoints']:.3f} | {r['win_rate_deal']:.1%} | {games} | "
+                     f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |")
+    smallest = resolution(h["sd"], h["deals"])
+    hw = result["hardware"]
+    lines += ["", f"Smallest ladder margin this run resolves (1.96 sd/√deals): "
+              f"{'-' if smallest is None else f'{smallest:.2f}'} points per deal.", "",
+              f"Protocol: suite {result['suite']}, tier {result['tier']} ({result['deals']} deals, seed "
+              f"{result['seed']}), rules `{result['rules']}`, format {result['format']} ({result['format_meaning']}); "
+              f"opponents: " + ", ".join(f"{n} = `{r['spec']}`" for n, r in result["rungs"].items()) + ".",
+              f"Checks passed: {'; '.join(result['checks'].values())}.",
+              f"hearts-env {result['package_version']}, {hw['cpus']} CPUs {hw['machine']}, Python {hw['python']}, "
+              f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}."]
+    return "\n".join(lines)
+
+
+def plot_ladder(result: dict[str, Any], path: str | Path) -> None:
+    """The agent's margin against each opponent with its 95% interval (matplotlib, the ``arena`` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("plots need matplotlib: pip install 'hearts-env[arena]'") from None
+    names = [*result["rungs"], "ladder"]
+    figures = [r["margin"] for r in result["rungs"].values()] + [result["headline"]]
+    means = np.array([f["mean"] for f in figures])
+    lo = np.array([f["mean"] if f["ci95"] is None else f["ci95"][0] for f in figures])
+    hi = np.array([f["mean"] if f["ci95"] is None else f["ci95"][1] for f in figures])
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 1.5))
+    ax.errorbar(means, range(len(names)), xerr=[means - lo, hi - means], fmt="o",
+                capsize=4)
+    ax.axvline(0, color="grey", lw=1)
+    ax.set(yticks=range(len(names)), yticklabels=names,
+           xlabel="margin, points per deal (opponent - agent; 95% interval)",
+           title=f"hearts-bench {result['suite']} {result['tier']}: {result['agent']}")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+class IncomparableResults(ValueError):
+    """Two results of different suites, tiers, rules, formats or ladders."""
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Pair two results of one suite deal for deal: per opponent, and for the ladder margin, the mean of
+    (A's margin - B's margin) with its 95% interval and signed-rank p. Positive: A did better."""
+    for name, result in (("A", a), ("B", b)):
+        if not isinstance(result, dict) or result.get("benchmark") != "hearts-bench" or "rungs" not in result:
+            raise IncomparableResults(f"{name} is not a result of hearts-env benchmark (its result.json)")
+    for key in COMPARABLE:
+        if a.get(key) != b.get(key):
+            raise IncomparableResults(f"the results differ in {key} ({a.get(key)!r} vs {b.get(key)!r}): only runs of "
+                                      f"one suite, tier, rules and format pair deal for deal")
+    ladder_a = {n: r["spec"] for n, r in a["rungs"].items()}
+    ladder_b = {n: r["spec"] for n, r in b["rungs"].items()}
+    if ladder_a != ladder_b:
+        raise IncomparableResults(f"the results were played against different opponents ({ladder_a} vs {ladder_b})")
+    rungs = {name: paired(np.array(a["rungs"][name]["per_deal_margin"]) - np.array(b["rungs"][name]["per_deal_margin"]))
+             for name in ladder_a}
+    both = [np.mean([a["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0),
+            np.mean([b["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0)]
+    return {"a": a["agent"], "b": b["agent"], "suite": a["suite"], "tier": a["tier"], "rules": a["rules"],
+            "format": a["format"], "rungs": rungs, "ladder": paired(both[0] - both[1])}
+
+
+def format_compare(c: dict[str, Any]) -> str:
+    lines = [f"A = {c['a']}, B = {c['b']} (suite {c['suite']} {c['tier']}, `{c['rules']}`, {c['format']}): "
+             f"A's margin minus B's, points per deal; positive: A did better", "",
+             "| opponent | A − B, 95% | Wilcoxon p | deals |", "|---|---|---|---|"]
+    for name, f in [*c["rungs"].items(), ("ladder", c["ladder"])]:
+        lines.append(f"| {name} | {_interval(f)} | {_p(f)} | {f['deals']} |")
+    return "\n".join(lines)

@@ -1,0 +1,262 @@
+"""hearts-bench: the suite's determinism, the statistics on constructed data, the self-checks (they catch a
+broken seat mapping and a tampered record), resume, compare, and the command as a user runs it."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hearts_env.agents import Agent
+from hearts_env.arena import run_arena, seatings, solo_seatings
+from hearts_env.benchmark import (
+    SUITES,
+    BenchmarkCheckFailed,
+    IncomparableResults,
+    compare,
+    format_compare,
+    get_suite,
+    markdown,
+    run_benchmark,
+)
+from hearts_env.benchmark import stats as bench_stats
+from hearts_env.benchmark.checks import check_totals
+from hearts_env.benchmark.stats import chained_games, headline, matchpoints, paired, per_deal, wilcoxon_p
+from hearts_env.benchmark.suite import deals_fingerprint
+from hearts_env.cards import iter_cards
+from hearts_env.cli import main
+
+HERE = Path(__file__).parent
+FAST = {"jobs": 1, "isolation": "none"}
+
+
+def test_solo_seatings_put_the_agent_once_in_every_seat():
+    solo = [seatings(2)[k] for k in solo_seatings()]
+    assert len(solo) == 4
+    assert sorted(s.index(0) for s in solo) == [0, 1, 2, 3] and all(s.count(1) == 3 for s in solo)
+
+
+def test_the_suite_deals_are_a_pure_function_of_version_preset_and_index():
+    v1 = get_suite("v1")
+    assert v1.seed("standard") == 1681062731  # crc32("hearts-bench/v1/standard"): published, never to change
+    assert len({v1.seed(p) for p in v1.presets}) == len(v1.presets)
+    for (preset, tier), published in v1.fingerprints.items():
+        if v1.deals(tier) <= 200:
+            assert deals_fingerprint(v1.rules(preset), v1.seed(preset), v1.deals(tier)) == published, (preset, tier)
+    assert ("standard", "full") in v1.fingerprints and len(v1.fingerprints) == len(v1.presets) * len(v1.tiers)
+    code = ("from hearts_env.benchmark.suite import V1, deals_fingerprint; "
+            "print(deals_fingerprint(V1.rules('dutch'), V1.seed('dutch'), 8))")
+    other_process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert other_process.stdout.strip() == v1.fingerprints["dutch", "smoke"]
+
+
+def test_every_tier_is_balanced_over_pass_directions():
+    for suite in SUITES.values():
+        assert all(deals % 4 == 0 for deals in suite.tiers.values())
+
+
+def test_unknown_suite_tier_preset_format_and_rung_are_refused_by_name():
+    with pytest.raises(ValueError, match="published suites: v1"):
+        get_suite("v0")
+    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, quick, full"):
+        run_benchmark("random", tier="huge")
+    with pytest.raises(ValueError, match="no rules preset 'black_maria'"):
+        run_benchmark("random", preset="black_maria")
+    with pytest.raises(ValueError, match="format 'pairs' is not valid; valid: solo, mixed"):
+        run_benchmark("random", format="pairs")
+    with pytest.raises(ValueError, match="no opponent 'gnubg'"):
+        run_benchmark("random", rungs=["gnubg"])
+    with pytest.raises(ValueError, match="unknown agent"):
+        run_benchmark("no_such_agent", tier="smoke")
+
+
+# --- statistics on constructed data with known answers -------------------------------------------------------
+
+def _record(deal, seating_index, points, winners=None, error=None):
+    low = min(points)
+    return {"deal": deal, "seating_index": seating_index, "points": points, "error": error, "moons": [],
+            "winners": winners if winners is not None else [s for s, p in enumerate(points) if p == low]}
+
+
+def test_per_deal_points_follow_the_seating_roles():
+    solo = solo_seatings()
+    # deal 0: the agent takes 2 in every rotation, each opponent seat 8; deal 1: the agent 10, the others 16/3
+    records = []
+    for k in solo:
+        agent_seat = seatings(2)[k].index(0)
+        records.append(_record(0, k, [2 if s == agent_seat else 8 for s in range(4)]))
+        records.append(_record(1, k, [(10, 0, 6, 10)[(s - agent_seat) % 4] for s in range(4)]))
+    agent, opponent = per_deal(records, 2)
+    assert agent.tolist() == [2.0, 10.0] and opponent.tolist() == pytest.approx([8.0, 16 / 3])
+    with pytest.raises(ValueError, match=r"deals \[2\] have no record"):
+        per_deal(records, 3)
+
+
+def test_matchpoints_chained_games_wilcoxon_and_headline():
+    assert [matchpoints([0, 5, 5, 10], s) for s in range(4)] == [3.0, 1.5, 1.5, 0.0]
+    assert sum(matchpoints([4, 4, 4, 14], s) for s in range(4)) == 6.0  # always 6 a table
+    ones = paired(np.ones(10))
+    assert ones["mean"] == 1.0 and ones["ci95"] == [1.0, 1.0] and ones["sd"] == 0.0
+    assert ones["wilcoxon_p"] == pytest.approx(2 / 2 ** 10)  # exact: all ten signs positive
+    assert wilcoxon_p(np.zeros(5)) == 1.0 and wilcoxon_p(np.ones(1)) is None
+    # one seating, the agent at seat 0: 60+50 ends game 1 (seat 1 wins alone), the next three deals end game 2 (a tie of
+    # the agent and seat 3: half a win); the last deal starts a game that never ends
+    k = next(k for k in solo_seatings() if seatings(2)[k][0] == 0)
+    points = [[0, 0, 60, 10], [5, 0, 50, 5], [40, 26, 26, 0], [0, 40, 40, 40], [0, 40, 40, 0], [0, 0, 0, 26]]
+    share, games = chained_games([_record(d, k, p) for d, p in enumerate(points)])
+    assert games == 2 and share == pytest.approx(0.25)
+    rungs = {"a": {"per_deal_margin": [1.0, 3.0]}, "b": {"per_deal_margin": [3.0, 5.0]}}
+    assert headline(rungs)["mean"] == 3.0
+
+
+# --- the self-checks ----------------------------------------------------------------------------------------
+
+def test_a_broken_seat_mapping_fails_the_even_check(monkeypatch):
+    """Every figure goes through `roles`: a mapping that puts the agent in seat 0 whatever the seating is caught."""
+    monkeypatch.setattr(bench_stats, "roles", lambda record: (0, 1, 1, 1))
+    with pytest.raises(BenchmarkCheckFailed, match="not even on"):
+        run_benchmark("random", tier="smoke", rungs=["greedy"], **FAST)
+
+
+def test_the_mixed_format_is_even_for_identical_players_too():
+    result = run_benchmark("greedy", tier="smoke", format="mixed", rungs=["greedy"], **FAST)
+    assert result["rungs"]["greedy"]["per_deal_margin"] == [0.0] * 8
+    assert result["rungs"]["greedy"]["seat_games"] == 8 * 28  # 14 seatings, two agent seats each on average
+
+
+def test_a_tampered_record_fails_the_totals_check():
+    records = run_arena(["heuristic", "random"], deals=4, rules="standard(game=deal)", jobs=1)
+    check_totals(records)
+    tampered = json.loads(json.dumps(records))
+    tampered[5]["points"][0] -= 1
+    with pytest.raises(BenchmarkCheckFailed, match="sum to"):
+        check_totals(tampered)
+    tampered = json.loads(json.dumps(records))
+    tampered[2]["deals"][0]["points"][1] += 13
+    with pytest.raises(BenchmarkCheckFailed, match="the rules allow"):
+        check_totals(tampered)
+
+
+@pytest.mark.parametrize("rules", ["openspiel(jd_bonus=true, avoid_all_tricks_bonus=true)", "dutch(game=deal)",
+                                   "standard(moon=subtract_from_shooter, game=deal)", "standard(target=40)"])
+def test_the_totals_check_knows_every_scoring_option(rules):
+    check_totals(run_arena(["heuristic", "random"], deals=3, rules=rules, jobs=1))
+
+
+def test_deals_that_differ_from_the_published_fingerprint_are_refused(monkeypatch):
+    v1 = get_suite("v1")
+    monkeypatch.setitem(v1.fingerprints, ("standard", "smoke"), "0" * 64)
+    with pytest.raises(BenchmarkCheckFailed, match="deals other cards"):
+        run_benchmark("random", tier="smoke", rungs=["greedy"], **FAST)
+
+
+# --- a run, its records, resume and compare -----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "heuristic"
+    result = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=out, jobs=2)
+    return out, result
+
+
+def test_a_run_reports_every_figure_and_writes_its_files(smoke_run):
+    out, result = smoke_run
+    assert sorted(p.name for p in out.iterdir()) == ["greedy.jsonl", "ladder.png", "manifest.json", "random.jsonl",
+                                                      "result.json", "result.md"]
+    assert json.loads((out / "result.json").read_text()) == result
+    for name, rung in result["rungs"].items():
+        assert rung["deals"] == 8 and rung["seat_games"] == 32 and len(rung["per_deal_margin"]) == 8
+        assert rung["margin"]["mean"] == pytest.approx(rung["opponent_points"] - rung["agent_points"])
+        assert 0 <= rung["matchpoints"] <= 3 and 0 <= rung["win_rate_deal"] <= 1 and rung["errors"] == {}
+        assert rung["seconds_per_decision"] > 0 and 0 <= rung["qs_taken"] <= 1
+        assert len((out / f"{name}.jsonl").read_text().splitlines()) == 32
+    assert result["rungs"]["random"]["margin"]["mean"] > 3  # heuristic crushes random on any 8 deals
+    assert {"suite", "tier", "rules", "package_version", "agent", "hardware"} <= set(result)
+    assert result["rules"] == "standard(game=deal)" and result["agent"] == "heuristic"
+    text = markdown(result)
+    assert "Ladder margin" in text and "| random |" in text and "seed 1681062731" in text
+
+
+def test_resume_continues_and_refuses_another_run(smoke_run, tmp_path):
+    out, result = smoke_run
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for f in out.iterdir():
+        if f.suffix in (".jsonl", ".json") and f.name != "result.json":
+            lines = f.read_text().splitlines(keepends=True)
+            (copy / f.name).write_text("".join(lines[:-5] if f.suffix == ".jsonl" else lines))
+    with pytest.raises(FileExistsError, match="resume"):
+        run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=copy, **FAST)
+    with pytest.raises(ValueError, match="tier: 'smoke' there, 'quick' now"):
+        run_benchmark("heuristic", tier="quick", rungs=["random", "greedy"], out=copy, resume=True, **FAST)
+    resumed = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=copy, resume=True, **FAST)
+    for name in result["rungs"]:
+        without_time = {k: v for k, v in result["rungs"][name].items() if "second" not in k and "slowest" not in k}
+        assert {k: resumed["rungs"][name][k] for k in without_time} == without_time
+    (tmp_path / "stray").mkdir()
+    (tmp_path / "stray" / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError, match="not empty"):
+        run_benchmark("heuristic", tier="smoke", out=tmp_path / "stray", **FAST)
+    with pytest.raises(ValueError, match="does not exist"):
+        run_benchmark("heuristic", tier="smoke", out=tmp_path / "missing" / "run", **FAST)
+
+
+def test_compare_pairs_deal_for_deal_and_refuses_other_suites(smoke_run):
+    _, result = smoke_run
+    other = run_benchmark("greedy", tier="smoke", rungs=["random", "greedy"], **FAST)
+    c = compare(result, other)
+    expected = np.subtract(result["rungs"]["greedy"]["per_deal_margin"], other["rungs"]["greedy"]["per_deal_margin"])
+    assert c["rungs"]["greedy"]["mean"] == pytest.approx(expected.mean())
+    assert compare(result, result)["ladder"]["mean"] == 0.0
+    assert "A = heuristic, B = greedy" in format_compare(c)
+    with pytest.raises(IncomparableResults, match="differ in format"):
+        compare(result, {**other, "format": "mixed"})
+    with pytest.raises(IncomparableResults, match="different opponents"):
+        compare(result, {**other, "rungs": {"random": other["rungs"]["random"]}})
+    with pytest.raises(IncomparableResults, match="B is not a result"):
+        compare(result, {"hello": 1})
+
+
+# --- the command, as a user runs it --------------------------------------------------------------------------
+
+def test_the_command_prints_the_table_and_compares(smoke_run, tmp_path, capsys):
+    out, _ = smoke_run
+    assert main(["benchmark", "random", "--tier", "smoke", "--opponents", "greedy", "--jobs", "1",
+                 "--isolation", "none", "--out", str(tmp_path / "r")]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("# hearts-bench v1 (smoke): `random`") and "| greedy |" in printed
+    assert main(["benchmark", "compare", str(out / "result.json"), str(tmp_path / "r" / "result.json")]) == 2
+    assert "differ in" not in capsys.readouterr().out  # refused: other opponents
+    assert main(["benchmark", "compare", str(out / "result.json"), str(out / "result.json")]) == 0
+    assert "| ladder | +0.00" in capsys.readouterr().out
+    (tmp_path / "broken.json").write_text('{"suite": "v1",\n "tier": }')
+    assert main(["benchmark", "compare", str(out / "result.json"), str(tmp_path / "broken.json")]) == 2
+    assert "line 2" in capsys.readouterr().err
+    assert main(["benchmark", "compare", str(out / "result.json")]) == 2
+    assert main(["benchmark", "heuristic", "greedy"]) == 2
+    assert "one agent spec at a time" in capsys.readouterr().err
+    assert main(["benchmark", "heuristic", "--tier", "huge"]) == 2
+    assert "no tier 'huge'" in capsys.readouterr().err
+
+
+class Crasher(Agent):
+    def act(self, view):
+        if view.trick_index == 3:
+            raise RuntimeError("boom")
+        return min(iter_cards(view.legal))
+
+
+def test_an_agent_that_crashes_gets_a_recorded_result_and_a_failing_exit(monkeypatch, tmp_path, capsys):
+    monkeypatch.syspath_prepend(str(HERE))
+    spec = "test_benchmark:Crasher"
+    code = main(["benchmark", spec, "--tier", "smoke", "--opponents", "greedy", "--jobs", "1", "--isolation", "none",
+                 "--out", str(tmp_path / "c")])
+    assert code == 3 and "ended by an error" in capsys.readouterr().err
+    result = json.loads((tmp_path / "c" / "result.json").read_text())
+    rung = result["rungs"]["greedy"]
+    assert rung["errors"] == {"exception": 32}
+    assert rung["agent_points"] == 26.0 and rung["margin"]["mean"] < -20  # a forfeit every game, never a zero
+    assert main(["benchmark", spec, "--tier", "smoke", "--opponents", "greedy", "--jobs", "1", "--isolation", "none",
+                 "--out", str(tmp_path / "c"), "--resume", "--allow-errors"]) == 0
