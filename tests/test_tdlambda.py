@@ -347,3 +347,11 @@ def test_the_agent_is_deterministic_given_its_seed():
         return out
 
     assert moves(1) == moves(1)
+
+
+def test_the_docs_list_every_atom_by_its_index():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "tdlambda.md").read_text()
+    for index, name in enumerate(ATOMS[kernels.Q_SPACE]):
+        assert f"| {index} | {name} |" in text
