@@ -86,3 +86,43 @@ def test_arena_ratings_and_plot(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert set(summary["ratings"]) == {"heuristic", "random"}
     assert png.exists() and png.stat().st_size > 1000
+
+
+def test_replay_of_a_file_that_holds_no_arena_records_names_the_line(tmp_path, capsys):
+    """The mistakes: replaying a benchmark's result.json-like JSONL, or a file with a broken line."""
+    other = tmp_path / "metrics.jsonl"
+    other.write_text('{"step": 1, "loss": 0.5}\n')
+    assert main(["replay", str(other), "--deal", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "line 1 is not an arena record (it lacks deal" in err and "KeyError" not in err
+    broken = tmp_path / "cut.jsonl"
+    broken.write_text('{"deal": 0,\n')
+    assert main(["replay", str(broken), "--deal", "0"]) == 2
+    assert "cut.jsonl line 1: not JSON" in capsys.readouterr().err
+
+
+def test_bench_forwards_its_options_to_the_benchmark_script(monkeypatch):
+    """The mistake: `hearts-env bench --only vector` refused as unrecognized though its help says it forwards."""
+    import runpy
+
+    seen = {}
+
+    def fake_run_path(path, run_name):
+        import sys
+
+        seen["argv"] = list(sys.argv)
+
+    monkeypatch.setattr(runpy, "run_path", fake_run_path)
+    monkeypatch.setattr("sys.argv", ["hearts-env"])
+    assert main(["bench", "--only", "vector", "--seconds", "1"]) == 0
+    assert seen["argv"][1:] == ["--only", "vector", "--seconds", "1"]
+    assert main(["bench", "--help"]) == 0
+    assert seen["argv"][1:] == ["--help"]
+
+
+def test_unknown_options_of_other_commands_are_still_refused(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["arena", "greedy", "--bogus"])
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from hearts_env import hearts_v0
 from hearts_env.cards import card_id
 from hearts_env.encoders import EncoderError, encoder_names, make_encoder
 from hearts_env.engine import Deal, IllegalActionError
-from hearts_env.rules import PRESETS, RulesError, make_rules
+from hearts_env.rules import PRESETS, make_rules
 
 PRESET_NAMES = list(PRESETS)
 AGENTS = [f"player_{i}" for i in range(4)]
@@ -221,10 +221,18 @@ def test_metadata():
     assert md["render_fps"] > 0
 
 
+def test_a_misspelt_keyword_is_named_as_a_typo_not_as_an_unknown_rule():
+    with pytest.raises(TypeError, match="unexpected keyword 'obsevation'; did you mean 'observation'"):
+        hearts_v0.env(obsevation="rich")
+    with pytest.raises(TypeError, match="did you mean 'moon'"):
+        hearts_v0.env(mooon="off")
+    assert hearts_v0.env(moon="off").unwrapped.rules.moon == "off"
+
+
 def test_bad_arguments_raise_clear_errors():
     with pytest.raises(ValueError, match="valid names: points, openspiel, zero_sum, dense, win, rank"):
         hearts_v0.env(reward="score")
-    with pytest.raises(RulesError, match="unknown rule option"):
+    with pytest.raises(TypeError, match=r"unexpected keyword 'no_such_option'.* It takes rules, observation"):
         hearts_v0.env(no_such_option=1)
     with pytest.raises(EncoderError, match="valid names"):
         hearts_v0.env(observation="nope")

@@ -9,8 +9,9 @@ import torch
 
 from hearts_baselines.learned import train_dqn, train_ppo
 from hearts_baselines.learned.checkpoints import CheckpointError, bundled, verify
-from hearts_env.agents import make_agent
+from hearts_env.agents import AgentError, make_agent
 from hearts_env.arena import run_arena
+from hearts_env.rules import make_rules
 
 torch.set_num_threads(1)
 
@@ -91,3 +92,38 @@ def test_bundled_weights_load_offline_and_play_legal_cards(name):
         card = agent.act(view)
         assert deal.legal_mask() >> card & 1
         deal.apply(card)
+
+
+def test_a_checkpoint_of_the_other_algorithm_is_refused_by_name():
+    """The mistake: ppo(weights=<a DQN file>) used to play the DQN, labelled 'ppo' in every result."""
+    dqn = str(bundled("dqn"))
+    with pytest.raises(CheckpointError, match=r"holds a DQN model, not MaskablePPO; load it with dqn\(weights="):
+        make_agent(f"ppo(weights={dqn!r})")
+    with pytest.raises(CheckpointError, match="holds a MaskablePPO model, not DQN"):
+        make_agent(f"dqn(weights={str(bundled('ppo'))!r})")
+
+
+@pytest.mark.parametrize("spec", ["ppo", "dqn"])
+def test_rules_the_network_cannot_take_are_refused_before_a_card_is_played(spec):
+    """The mistake: ppo under the Dutch deck failed game after game in the arena instead of once, up front."""
+    with pytest.raises(ValueError, match=rf"agent '{spec}' cannot play rules dutch\(game=deal\).*620.*trained under"):
+        run_arena([spec, "random"], deals=2, rules="dutch(game=deal)", jobs=1)
+    agent = make_agent(spec)
+    with pytest.raises(AgentError, match="give 400"):
+        agent.reset(make_rules("dutch(game=deal)"), 0, seed=0)
+    agent.reset(make_rules("standard"), 0, seed=0)  # games to 100 encode like one deal: accepted
+
+
+def test_a_core_install_is_told_which_extra_loads_a_checkpoint(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_sb3_contrib(name, *args, **kwargs):
+        if name.startswith("sb3_contrib"):
+            raise ImportError("No module named 'sb3_contrib'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_sb3_contrib)
+    with pytest.raises(CheckpointError, match=r"needs the train extra .*pip install 'hearts-env\[train\]'"):
+        make_agent("ppo")

@@ -68,9 +68,31 @@ def test_search_ducks_under_the_queen_of_spades(spec):
 
 def test_a_budget_is_required_and_bad_arguments_are_named():
     with pytest.raises(ValueError, match="iterations=N or time_limit"):
-        make_agent("ismcts(iterations=None, time_limit=None)").search(SeatView.of(_queen_trap()[1], 2))
+        make_agent("ismcts(iterations=None, time_limit=None)")
     with pytest.raises(ValueError, match="evaluation='x' is not valid"):
         make_agent("maxn(evaluation='x')")
+
+
+@pytest.mark.parametrize(("spec", "named"), [
+    ("mcts(iterations=0)", "iterations must be an integer >= 1"),
+    ("ismcts(iterations=2.5)", "iterations must be an integer >= 1"),
+    ("pimc(time_limit=-1)", "time_limit must be a positive number of seconds"),
+    ("mcts(time_limit=0)", "time_limit must be a positive number of seconds"),
+    ("pimc(n=0)", r"n \(rollouts per candidate\) must be an integer >= 1"),
+    ("pimc(m=0)", r"m \(candidates at most"),
+    ("pimc(policy='heurstic')", "policy='heurstic': unknown agent 'heurstic'"),
+    ("pimc(m=4, rank='gredy')", "rank='gredy': unknown agent"),
+    ("mcts(rollout='randm')", "rollout='randm': unknown agent"),
+    ("ismcts(c=-1)", "c \\(the exploration constant\\) must be a number >= 0"),
+    ("mcts(determinizations=0)", "determinizations must be an integer >= 1"),
+    ("maxn(worlds=0)", "worlds must be an integer >= 1"),
+    ("maxn(rollouts=0)", "rollouts must be an integer >= 1"),
+    ("maxn(depth=0)", "depth must be an integer >= 1 or 'trick'"),
+])
+def test_a_search_parameter_that_would_fail_in_play_is_refused_when_the_agent_is_built(spec, named):
+    """The mistake: a budget or policy typo accepted at build time, failing (or searching nothing) mid-tournament."""
+    with pytest.raises(ValueError, match=named):
+        make_agent(spec)
 
 
 def test_ismcts_chooses_its_own_passes():

@@ -117,3 +117,34 @@ def test_sb3_check_env(dict_obs):
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
     sb3_check_env(gymnasium.make("hearts_env/Hearts-v0", dict_obs=dict_obs).unwrapped, warn=True)
+
+
+@pytest.mark.parametrize("copier", ["pickle", "deepcopy"])
+def test_a_copy_of_the_env_mid_deal_plays_on_exactly_like_the_original(copier):
+    """The mistake: SubprocVecEnv (cloudpickle) or a lookahead (copy.deepcopy) given an env that cannot be copied."""
+    import copy
+    import pickle
+
+    env = gymnasium.make("hearts_env/Hearts-v0", opponents="heuristic", observation="paper260").unwrapped
+    env.reset(seed=5)
+    for _ in range(4):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    twin = pickle.loads(pickle.dumps(env)) if copier == "pickle" else copy.deepcopy(env)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(env.action_masks())[-1])
+        mine, theirs = env.step(action), twin.step(action)
+        np.testing.assert_array_equal(mine[0], theirs[0])
+        assert mine[1:4] == theirs[1:4]
+        done = mine[2] or mine[3]
+    assert twin.encoder is not env.encoder  # fresh buffers: the copy's observations are its own
+
+
+def test_render_without_a_render_mode_returns_none_and_says_how():
+    env = gymnasium.make("hearts_env/Hearts-v0").unwrapped
+    env.reset(seed=0)
+    with pytest.warns(UserWarning, match="render_mode='ansi'"):
+        assert env.render() is None
+    text = gymnasium.make("hearts_env/Hearts-v0", render_mode="ansi").unwrapped
+    text.reset(seed=0)
+    assert "Hearts" in text.render()

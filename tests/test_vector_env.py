@@ -179,3 +179,17 @@ def test_sb3_vec_env_trains_maskable_ppo():
         obs, _rewards, dones, infos = venv.step(actions)
         for i in np.flatnonzero(dones):
             assert infos[i]["terminal_observation"].shape == (260,) and sum(infos[i]["points"]) in (26, 78)
+
+
+def test_a_pickled_vector_env_plays_on_exactly_like_the_original():
+    import pickle
+
+    env = HeartsVectorEnv(num_envs=3, opponents="heuristic")
+    env.reset(seed=2)
+    env.step(np.array([int(np.flatnonzero(m)[0]) for m in env.action_masks()]))
+    twin = pickle.loads(pickle.dumps(env))
+    for _ in range(30):
+        actions = np.array([int(np.flatnonzero(m)[-1]) for m in env.action_masks()])
+        mine, theirs = env.step(actions), twin.step(actions)
+        for a, b in zip(mine[:4], theirs[:4]):
+            np.testing.assert_array_equal(a, b)

@@ -194,10 +194,9 @@ def _ask(deal: Deal, me: int) -> int | None:
 
 def _replay(args: argparse.Namespace) -> int:
     try:
-        with open(args.file) as f:
-            records = [json.loads(line) for line in f if line.strip()]
-    except (OSError, json.JSONDecodeError) as e:
-        print(f"hearts-env replay: cannot read {args.file}: {e}", file=sys.stderr)
+        records = _arena_records(args.file)
+    except (OSError, ValueError) as e:
+        print(f"hearts-env replay: {e}", file=sys.stderr)
         return 2
     matching = [r for r in records if r["deal"] == args.deal and (args.seating is None
                                                                   or r["seating_index"] == args.seating)]
@@ -215,6 +214,30 @@ def _replay(args: argparse.Namespace) -> int:
     if record["error"]:
         print(f"game ended by an error of {record['error']['spec']}: {record['error']['message']}")
     return 0
+
+
+RECORD_KEYS = ("deal", "seating_index", "seating", "rules", "deals", "error")
+"""What every arena record holds (hearts_env.arena.game.play_game) and replay reads."""
+
+
+def _arena_records(path: str) -> list[dict[str, Any]]:
+    """The records of an arena JSONL file; a line that is not JSON or not an arena record is named."""
+    records = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path} line {number}: not JSON ({e.msg} at column {e.colno})") from None
+            missing = [k for k in RECORD_KEYS if not isinstance(record, dict) or k not in record]
+            if missing:
+                raise ValueError(f"{path} line {number} is not an arena record (it lacks {', '.join(missing)}); "
+                                 f"replay reads the JSONL written by `hearts-env arena --out` or a benchmark's "
+                                 f"<opponent>.jsonl")
+            records.append(record)
+    return records
 
 
 def _print_deal(deal: Deal, names: list[str], k: int) -> None:
@@ -264,7 +287,7 @@ def _bench(args: argparse.Namespace) -> int:
         return 2
     import runpy
 
-    sys.argv = [str(script), *args.rest]
+    sys.argv = [str(script), *args.forwarded]
     runpy.run_path(str(script), run_name="__main__")
     return 0
 
@@ -336,11 +359,15 @@ def main(argv: list[str] | None = None) -> int:
     rules.add_argument("preset", nargs="?", help="a preset or spec string to show")
     rules.set_defaults(func=_rules)
 
-    bench = sub.add_parser("bench", help="speed benchmarks (source checkout)")
-    bench.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for benchmarks/run.py")
+    bench = sub.add_parser("bench", help="speed benchmarks (source checkout); every argument, --help included, "
+                           "goes to benchmarks/run.py", add_help=False)
     bench.set_defaults(func=_bench)
 
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if args.command == "bench":  # its options are benchmarks/run.py's, which argparse cannot know here
+        args.forwarded = unknown
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     return int(args.func(args))
 
 

@@ -161,7 +161,9 @@ game scores) with suit symbols ♣♦♥♠; the text comes from :mod:`hearts_en
 
 from __future__ import annotations
 
+import difflib
 import warnings
+from dataclasses import fields
 from typing import Any
 
 import gymnasium
@@ -191,6 +193,20 @@ ILLEGAL_ACTION_MODES = ("terminate", "raise")
 _OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
 
 
+ENV_KEYWORDS = ("rules", "observation", "dtype", "reward", "auto_play_forced", "illegal_action", "render_mode")
+
+
+def _check_keywords(rule_overrides: dict[str, Any]) -> None:
+    """A keyword that is neither the env's nor a rule option is a typo of one: say which, not 'unknown rule'."""
+    options = [f.name for f in fields(Rules) if f.name != "preset"]
+    for name in rule_overrides:
+        if name not in options:
+            close = difflib.get_close_matches(name, [*ENV_KEYWORDS, *options], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise TypeError(f"hearts_v0.env() got an unexpected keyword {name!r}{hint} It takes "
+                            f"{', '.join(ENV_KEYWORDS)}, and rule options as keywords ({', '.join(options)})")
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The Hearts AEC environment with PettingZoo's standard wrappers (see the module docstring).
 
@@ -217,6 +233,7 @@ class raw_env(AECEnv):
                  dtype: str = "float32", reward: str = "points", auto_play_forced: bool = False,
                  illegal_action: str = "terminate", render_mode: str | None = None, **rule_overrides: Any):
         super().__init__()
+        _check_keywords(rule_overrides)
         self.rules: Rules = make_rules(rules, **rule_overrides)
         check_scheme(reward)
         if illegal_action not in ILLEGAL_ACTION_MODES:
@@ -229,10 +246,8 @@ class raw_env(AECEnv):
             if observation.rules != self.rules:
                 raise ValueError("the Encoder instance was built for other rules than the environment's")
             self.encoder = observation
-            self._encoder_spec: tuple[Any, str] = (type(observation), np.dtype(observation.dtype).name)
         else:
             self.encoder = make_encoder(observation, self.rules, dtype)
-            self._encoder_spec = (observation, dtype)
         self.reward_scheme = reward
         self.auto_play_forced = bool(auto_play_forced)
         self.illegal_action = illegal_action
@@ -485,20 +500,6 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
-
-    # Pickling: encoders hold buffers and views that do not pickle; rebuild the encoder instead.
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        del state["encoder"]
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        factory, dtype = self._encoder_spec
-        if isinstance(factory, str):
-            self.encoder = make_encoder(factory, self.rules, dtype)
-        else:
-            self.encoder = factory(self.rules, dtype)
 
 
 _BIT_TO_BYTE = bytes.maketrans(b"01", b"\x00\x01")

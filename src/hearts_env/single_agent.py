@@ -149,6 +149,12 @@ class HeartsEnv(gymnasium.Env):
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
+        """The table as text (``render_mode="ansi"``), printed (``"human"``), or None without a render mode
+        (Gymnasium's convention; a warning says how to ask for one)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render() without specifying a render_mode "
+                                  "(gymnasium.make('hearts_env/Hearts-v0', render_mode='ansi') or 'human').")
+            return None
         if self.match is None:
             return None
         text = render_deal(self.match.deal, scores=self.match.scores)

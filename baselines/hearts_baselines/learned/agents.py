@@ -10,7 +10,7 @@ observation encoding comes from the checkpoint's metadata. Needs the ``train`` e
 
 from __future__ import annotations
 
-from hearts_baselines.learned.checkpoints import bundled, load_model, verify
+from hearts_baselines.learned.checkpoints import CheckpointError, bundled, load_model, verify
 from hearts_env.agents.adapters import SB3Agent
 
 
@@ -19,10 +19,16 @@ class PPOAgent(SB3Agent):
 
     name = "ppo"
     bundle = "ppo"
+    algo = "MaskablePPO"
 
     def __init__(self, weights: str | None = None, deterministic: bool = True):
         path = str(bundled(self.bundle)) if weights is None else weights
         meta = verify(path)
+        if meta.get("algo") != self.algo:
+            other = {"MaskablePPO": "ppo", "DQN": "dqn"}.get(str(meta.get("algo")))
+            use = f"; load it with {other}(weights={path!r})" if other else ""
+            raise CheckpointError(f"{self.name}(weights={path!r}): that checkpoint holds a {meta.get('algo')} "
+                                  f"model, not {self.algo}{use}")
         self.metadata = meta
         super().__init__(model=load_model(path, meta), observation=meta["observation"],
                          dict_obs=bool(meta.get("dict_obs", False)), deterministic=deterministic)
@@ -33,6 +39,7 @@ class DQNAgent(PPOAgent):
 
     name = "dqn"
     bundle = "dqn"
+    algo = "DQN"
 
     def __init__(self, weights: str | None = None, deterministic: bool = True):
         super().__init__(weights, deterministic)

@@ -84,6 +84,14 @@ def load_model(path: str | Path, meta: dict[str, Any]) -> Any:
     as bundled). Both answer ``predict(obs, ..., deterministic=)``; MaskablePPO ones take
     ``action_masks=``. Needs the ``train`` extra."""
     algo, kind = meta.get("algo"), meta.get("kind", "model")
+    try:
+        return _load(path, algo, kind)
+    except ImportError as e:
+        raise CheckpointError(f"{path}: loading a {algo} checkpoint needs the train extra ({e}): "
+                              f"pip install 'hearts-env[train]'") from None
+
+
+def _load(path: str | Path, algo: Any, kind: str) -> Any:
     if algo == "MaskablePPO":
         from sb3_contrib import MaskablePPO
         from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 
@@ -11,6 +12,31 @@ from hearts_env import Deal, Phase, SeatView
 from hearts_env.agents import Agent, make_agent
 from hearts_env.rules import Rules
 from hearts_env.vector import VectorDeals, policy_name, resolve_backend
+
+
+def check_budget(iterations: int | None, time_limit: float | None, unit: str = "iterations") -> None:
+    """Refuse a budget that would fail or misbehave in play: ``iterations`` an integer >= 1 or None,
+    ``time_limit`` a positive number of seconds or None, not both None."""
+    if iterations is not None and (isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1):
+        raise ValueError(f"{unit} must be an integer >= 1 (or None: time_limit alone), got {iterations!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, int | float)
+                                   or not 0 < time_limit < math.inf):
+        raise ValueError(f"time_limit must be a positive number of seconds (or None: {unit} alone), got {time_limit!r}")
+    if iterations is None and time_limit is None:
+        raise ValueError(f"a search needs {unit}=N or time_limit=seconds (both None given)")
+
+
+def check_count(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+def check_policy(name: str, spec: str) -> None:
+    """A rollout or ranking policy spec must build now, not fail at the first move."""
+    try:
+        make_agent(spec)
+    except ValueError as e:
+        raise ValueError(f"{name}={spec!r}: {e}") from None
 
 
 class Budget:

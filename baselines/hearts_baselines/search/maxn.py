@@ -26,7 +26,7 @@ from typing import Protocol
 
 import numpy as np
 
-from hearts_baselines.search.common import Budget, SearchAgent, rollout_points
+from hearts_baselines.search.common import Budget, SearchAgent, check_budget, check_count, check_policy, rollout_points
 from hearts_env import Deal, SeatView
 from hearts_env.worlds import sample_worlds
 
@@ -55,7 +55,10 @@ class MaxNAgent(SearchAgent):
         if not (evaluation in ("taken", "rollout") or callable(getattr(evaluation, "values", None))):
             raise ValueError(f"evaluation={evaluation!r} is not valid; valid values: taken, rollout, tdlambda, "
                              f"or an object with a values(deals) method")
-        if depth != "trick" and (isinstance(depth, str) or depth < 1):
+        check_budget(worlds, time_limit, unit="worlds")
+        check_count("rollouts", rollouts)
+        check_policy("policy", policy)
+        if depth != "trick" and (isinstance(depth, str | bool) or depth < 1):
             raise ValueError(f"depth must be an integer >= 1 or 'trick', got {depth!r}")
         self.learned: Evaluator | None = None if isinstance(evaluation, str) else evaluation
         if self.learned is not None and depth != "trick":

@@ -23,7 +23,16 @@ import copy
 
 import numpy as np
 
-from hearts_baselines.search.common import Budget, SearchAgent, batched, rollout_points, rollout_tables
+from hearts_baselines.search.common import (
+    Budget,
+    SearchAgent,
+    batched,
+    check_budget,
+    check_count,
+    check_policy,
+    rollout_points,
+    rollout_tables,
+)
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.cards import iter_cards
@@ -39,10 +48,11 @@ class PIMCAgent(SearchAgent):
     def __init__(self, n: int = 300, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto"):
         super().__init__(passing)
-        if n < 1:
-            raise ValueError(f"n (rollouts per candidate) must be >= 1, got {n}")
-        if m is not None and m < 1:
-            raise ValueError(f"m (candidates at most) must be >= 1 or None, got {m}")
+        check_budget(n, time_limit, unit="n (rollouts per candidate)")
+        if m is not None:
+            check_count("m (candidates at most, or None: all)", m)
+        check_policy("policy", policy)
+        check_policy("rank", rank)
         self.n, self.m, self.policy, self.time_limit, self.backend = n, m, policy, time_limit, backend
         self.ranker = make_agent(rank) if m is not None else None
         self._agents: dict = {}

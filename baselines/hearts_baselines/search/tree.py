@@ -41,7 +41,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from hearts_baselines.search.common import Budget, SearchAgent, rollout_points
+from hearts_baselines.search.common import Budget, SearchAgent, check_budget, check_count, check_policy, rollout_points
 from hearts_env import Deal, SeatView
 from hearts_env.worlds import sample_worlds
 
@@ -91,8 +91,11 @@ class _TreeSearch(SearchAgent):
     def __init__(self, iterations: int | None, time_limit: float | None, c: float, rollout: str, batch: int,
                  passing: str = "heuristic", reward: str = "points"):
         super().__init__(passing)
-        if batch < 1:
-            raise ValueError(f"batch must be >= 1, got {batch}")
+        check_budget(iterations, time_limit)
+        check_count("batch", batch)
+        check_policy("rollout", rollout)
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c < math.inf:
+            raise ValueError(f"c (the exploration constant) must be a number >= 0, got {c!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward={reward!r} is not valid; valid values: {', '.join(REWARDS)}")
         self.iterations = iterations
@@ -176,8 +179,7 @@ class MCTSAgent(_TreeSearch):
                  determinizations: int = 10, rollout: str = "heuristic", batch: int = 32,
                  passing: str = "heuristic", reward: str = "points"):
         super().__init__(iterations, time_limit, c, rollout, batch, passing, reward)
-        if determinizations < 1:
-            raise ValueError(f"determinizations must be >= 1, got {determinizations}")
+        check_count("determinizations", determinizations)
         self.determinizations = determinizations
 
     def search(self, view: SeatView) -> int:

@@ -91,6 +91,26 @@ class SB3Agent(PolicyAgent):
             raise AgentError(f"{algo} needs the train extra: pip install 'hearts-env[train]'") from None
         return getattr(module, algo).load(path, device="cpu")
 
+    def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
+        """Also refuses rules whose observations or actions the network cannot take (another deck, or
+        an encoding whose size depends on the rules), before a card is played."""
+        super().reset(rules, seat, seed)
+        assert self.encoder is not None
+        space = getattr(self.model, "observation_space", None)
+        if self.dict_obs and space is not None and hasattr(space, "spaces"):
+            space = space.spaces.get("observation")
+        shape = getattr(space, "shape", None)
+        actions = getattr(getattr(self.model, "action_space", None), "n", None)
+        trained = getattr(self, "metadata", {}).get("rules")
+        under = f" (trained under rules {trained})" if trained else ""
+        if shape is not None and tuple(shape) != (self.encoder.size,):
+            raise AgentError(f"{self.name}: the network takes {self.observation!r} observations of {tuple(shape)} "
+                             f"slots{under}; rules {rules.spec()} give {self.encoder.size}: play it under rules with "
+                             f"the same deck and encoding")
+        if actions is not None and int(actions) != rules.deck_obj.size:
+            raise AgentError(f"{self.name}: the network chooses among {actions} cards{under}; rules {rules.spec()} "
+                             f"deal {rules.deck_obj.size}")
+
     def _predict(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs: Any = {"observation": observation, "action_mask": mask} if self.dict_obs else observation
         try:

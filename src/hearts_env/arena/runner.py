@@ -60,8 +60,12 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         raise ValueError("resume needs the results file to continue (out=, --out)")
     if out is not None and not Path(out).parent.is_dir():
         raise ValueError(f"the folder of {out} does not exist; create it first")
-    for spec in specs:
-        make_agent(spec)  # fail early on a bad spec
+    for spec in specs:  # a bad spec, or rules an agent cannot play, fails here rather than game after game
+        probe = make_agent(spec)
+        try:
+            probe.reset(rules, 0, seed=0)
+        except ValueError as e:
+            raise ValueError(f"agent {spec!r} cannot play rules {rules.spec()}: {e}") from None
     n_seatings = len(seatings(len(specs)))
     chosen = range(n_seatings) if only_seatings is None else sorted(set(only_seatings))
     if not chosen or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n_seatings for s in chosen):

@@ -17,7 +17,7 @@ Write a new encoding as a subclass of :class:`Encoder` (implement ``vector_size`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -37,7 +37,9 @@ class Encoder:
 
     ``write(view)`` must set every slot of ``self._buffer`` (a reused, preallocated vector);
     ``encode`` returns that buffer, or copies it into ``out``. Values must lie in ``[low, high]``
-    of :meth:`space`.
+    of :meth:`space`. An encoder pickles (and deep-copies) as its class, rules and dtype: its buffers
+    are views that do not pickle, so a copy builds fresh ones (a subclass whose constructor takes
+    more than ``rules, dtype`` overrides ``__reduce__``).
     """
 
     name: ClassVar[str] = ""
@@ -56,6 +58,9 @@ class Encoder:
         self.size = self.vector_size(self.rules)
         self._bitbuffer = BitBuffer(self.size, self.dtype)
         self._buffer = self._bitbuffer.buffer
+
+    def __reduce__(self) -> tuple[Any, tuple[Rules, str]]:
+        return type(self), (self.rules, np.dtype(self.dtype).name)
 
     @classmethod
     def check_rules(cls, rules: Rules) -> None:
