@@ -50,7 +50,8 @@ PIN_SETS := floors gym122
 SMOKE := src/hearts_env tests/test_rules.py tests/test_engine_scenarios.py tests/test_hearts_v0.py \
 	tests/test_vector_engine.py tests/test_vector_env.py tests/test_vector_encoders.py \
 	tests/test_single_agent.py tests/test_encoders.py tests/test_pass_directions.py tests/test_boundaries.py \
-	tests/test_invariants.py tests/test_playout.py tests/test_architecture.py tests/test_tricks.py
+	tests/test_invariants.py tests/test_playout.py tests/test_architecture.py tests/test_tricks.py \
+	tests/test_benchmark.py::test_the_suite_deals_are_a_pure_function_of_version_preset_and_index
 # Left out: what needs extras these venvs lack (stable-baselines3, torch, open-spiel) ...
 SMOKE_SKIP := --ignore=src/hearts_env/vector/sb3.py --ignore=src/hearts_env/openspiel_bridge.py \
 	--deselect tests/test_single_agent.py::test_sb3_check_env \

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import secrets
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hearts_env.agents import AgentError, make_agent
+from hearts_env.agents import Agent, AgentError, make_agent
 from hearts_env.arena import format_summary, replay_record, run_arena, summarize
 from hearts_env.arena.report import plot, ratings
 from hearts_env.arena.runner import WorkerDied
@@ -34,7 +37,7 @@ from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.render import format_hand
-from hearts_env.rules import PASS_NAMES, PRESET_DOCS, PRESETS, RulesError, describe_options, make_rules
+from hearts_env.rules import PASS_NAMES, PRESET_DOCS, PRESETS, Rules, RulesError, describe_options, make_rules
 from hearts_env.views import SeatView
 
 PLOT_FORMATS = ("png", "pdf", "svg")
@@ -113,71 +116,100 @@ def _load_json(path: str) -> Any:
 
 
 def _play(args: argparse.Namespace) -> int:
-    """A person plays one seat in the terminal; bad input is asked again, end of input stops cleanly."""
+    """A person plays one seat in the terminal; bad input is asked again, end of input or Ctrl-C stops cleanly."""
     try:
         rules = make_rules(args.rules)
         opponents = [make_agent(spec) for spec in args.opponents]
     except (RulesError, AgentError) as e:
         print(f"hearts-env play: {e}", file=sys.stderr)
         return 2
-    if len(opponents) != 3:
-        print("hearts-env play: give exactly three --opponents", file=sys.stderr)
-        return 2
-    me = args.seat
-    agents = dict(zip([s for s in range(4) if s != me], opponents))
-    match = Match(rules, seed=args.seed)
-    names = [("you" if s == me else f"seat {s} ({args.opponents[[t for t in range(4) if t != me].index(s)]})")
-             for s in range(4)]
+    seed = secrets.randbelow(10**6) if args.seed is None else args.seed
+    print(f"seed {seed} (`--seed {seed}` deals these cards again)")
+    try:
+        return _play_game(rules, opponents, args.opponents, args.seat, seed)
+    except KeyboardInterrupt:
+        print("\ngame abandoned (Ctrl-C)")
+        return 130
+
+
+def _play_game(rules: Rules, opponents: list[Agent], specs: list[str], me: int, seed: int) -> int:
+    others = [s for s in range(4) if s != me]
+    agents = dict(zip(others, opponents))
+    match = Match(rules, seed=seed)
+    names = ["you" if s == me else f"seat {s} ({specs[others.index(s)]})" for s in range(4)]
     while True:
         deal = match.deal
         for seat, agent in agents.items():
-            agent.reset(rules, seat, seed=[args.seed, match.deal_index, seat])
-        print(f"\n=== deal {match.deal_index + 1}: pass {deal.pass_direction_name}; scores {match.scores}")
+            agent.reset(rules, seat, seed=[seed, match.deal_index, seat])
+        print(f"\n=== deal {match.deal_index + 1}: pass {deal.pass_direction_name}; scores: "
+              f"{_by_seat(match.scores, names)}")
         while not deal.is_over:
             seat = deal.current
+            passing = deal.phase == Phase.PASS
             if seat != me:
                 card = agents[seat].act(SeatView.of(deal, seat))
-                if deal.phase == Phase.PLAY:
+                if not passing:
                     print(f"{names[seat]} plays {card_name(card, deal.deck, symbols=True)}")
-                deal.apply(card)
-                _announce_trick_end(deal, names)
-                continue
-            asked = _ask(deal, me)
-            if asked is None:
-                print("\nend of input: game abandoned")
-                return 1
-            deal.apply(asked)
-            _announce_trick_end(deal, names)
-        print(f"deal points: {deal.points}" + (f"; {names[deal.moon_shooter]} shot the moon"
-                                               if deal.moon_shooter is not None else ""))
+            else:
+                asked = _ask(deal, me)
+                if asked is None:
+                    print("\nend of input: game abandoned")
+                    return 1
+                card = asked
+            trick = deal.apply(card)
+            if passing and deal.phase != Phase.PASS:
+                _announce_exchange(deal, me, names)
+            if trick is not None:
+                verb = "take" if trick.winner == me else "takes"
+                points = f"{trick.points} point{'' if trick.points == 1 else 's'}"
+                print(f"  -> {names[trick.winner]} {verb} the trick ({points})")
+        moon = f"; {names[deal.moon_shooter]} shot the moon" if deal.moon_shooter is not None else ""
+        assert deal.points is not None  # the deal is over
+        print(f"deal points: {_by_seat(deal.points, names)}{moon}")
         if match.next_deal() is None:
-            print(f"game over: scores {match.scores}; winner(s): {', '.join(names[w] for w in match.winners())}")
+            winners = match.winners()
+            print(f"game over: scores: {_by_seat(match.scores, names)}; "
+                  f"{'you win' if winners == [me] else 'winner(s): ' + ', '.join(names[w] for w in winners)}")
             return 0
 
 
-def _announce_trick_end(deal: Deal, names: list[str]) -> None:
-    if deal.phase != Phase.PASS and not deal.trick and deal.trick_winners and len(deal.history) % 4 == 0:
-        print(f"  -> {names[deal.trick_winners[-1]]} takes the trick")
+def _by_seat(points: Sequence[int], names: list[str]) -> str:
+    return ", ".join(f"{name} {p}" for name, p in zip(names, points))
+
+
+def _announce_exchange(deal: Deal, me: int, names: list[str]) -> None:
+    """After the last pass: what the person gave and got, and from whom."""
+    view = SeatView.of(deal, me)
+    deck = deal.deck
+    offset = deal.pass_direction
+    print(f"you passed {format_cards(view.passed, deck, symbols=True)} to {names[(me + offset) % 4]}; "
+          f"you received {format_cards(view.received, deck, symbols=True)} from {names[(me - offset) % 4]}")
+
+
+CARD_FORMAT = "rank then suit: QS, TD or 10D, 2C, Q♠"
 
 
 def _ask(deal: Deal, me: int) -> int | None:
+    """The person's card, asked until it is a legal one; None at end of input."""
     view = SeatView.of(deal, me)
     deck = deal.deck
     if deal.phase == Phase.PASS:
         target = PASS_NAMES[deal.pass_direction]
         print(f"your hand: {format_hand(view.hand & ~view.passed, deck)}")
-        prompt = f"card to pass {target} ({view.passed.bit_count() + 1} of {deal.rules.pass_count}): "
+        prompt = f"card to pass {target} ({view.passed.bit_count() + 1} of {deal.rules.pass_count}) > "
     else:
         trick = " ".join(card_name(c, deck, symbols=True) for c in view.trick) or "(you lead)"
         print(f"trick {view.trick_index + 1}: {trick}")
         print(f"your hand: {format_hand(view.hand, deck)}")
-        prompt = "your card: "
+        prompt = "your card > "
+    print(f"legal: {format_cards(view.legal, deck, symbols=True)}   ({CARD_FORMAT})")
     while True:
-        print(f"legal: {format_cards(view.legal, deck, symbols=True)}")
-        line = sys.stdin.readline()
-        if not line:
+        try:
+            line = input(prompt)
+        except EOFError:
             return None
-        print(prompt + line.strip())
+        if not sys.stdin.isatty():  # a script's input is not echoed by a terminal: show it
+            print(line)
         try:
             card = card_id(line.strip(), deck)
         except CardError as e:
@@ -267,16 +299,21 @@ def _rules(args: argparse.Namespace) -> int:
             print(f"hearts-env rules: {e}", file=sys.stderr)
             return 2
         for name, _, doc in describe_options():
-            print(f"{name:<32} {getattr(rules, name)!s:<16} {doc}")
+            print(f"{name:<32} {getattr(rules, name)!s:<16} {_plain(doc)}")
         return 0
     print("presets:")
     for name in PRESETS:
-        print(f"  {name:<11} {PRESET_DOCS[name]}")
+        print(f"  {name:<11} {_plain(PRESET_DOCS[name])}")
     print("\noptions (name, default of Rules(), meaning):")
     for name, default, doc in describe_options():
-        print(f"  {name:<32} {default:<14} {doc}")
+        print(f"  {name:<32} {default:<14} {_plain(doc)}")
     print("\nspec strings: 'standard(jd_bonus=true, target=50)'; see docs/rules.md")
     return 0
+
+
+def _plain(text: str) -> str:
+    """Docstring text for a terminal: the reStructuredText literal and reference marks dropped."""
+    return re.sub(r":\w+:`([^`]*)`", r"\1", text).replace("``", "").replace("`", "")
 
 
 def _bench(args: argparse.Namespace) -> int:
@@ -298,13 +335,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hearts-env", description="Hearts for reinforcement learning.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    arena = sub.add_parser("arena", help="duplicate-deal tournament between 1, 2 or 4 agent specs")
+    defaults = argparse.ArgumentDefaultsHelpFormatter  # --help shows every default
+    arena = sub.add_parser("arena", help="duplicate-deal tournament between 1, 2 or 4 agent specs",
+                           formatter_class=defaults)
     arena.add_argument("agents", nargs="+", help="agent specs, e.g. heuristic greedy 'pkg.mod:Factory(k=1)'")
-    arena.add_argument("--deals", type=int, default=200, help="number of duplicate deals (default 200)")
+    arena.add_argument("--deals", type=int, default=200, help="number of duplicate deals")
     arena.add_argument("--rules", default="standard(game=deal)",
                        help="rules preset or spec; game=match plays games to the target (win rates)")
     arena.add_argument("--seed", type=int, default=0, help="seed of the deals (0 is a seed)")
-    arena.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    arena.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
     arena.add_argument("--out", help="JSONL file: one record per game, written as games finish")
     arena.add_argument("--resume", action="store_true", help="continue the run recorded in --out")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -320,8 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     arena.set_defaults(func=_arena)
 
     bench_help = "run one agent against the hearts-bench ladder, or compare two results (docs/benchmark.md)"
-    benchmark = sub.add_parser("benchmark", help=bench_help, description=bench_help,
-                               formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    benchmark = sub.add_parser("benchmark", help=bench_help, description=bench_help, formatter_class=defaults)
     benchmark.add_argument("spec", help="the agent spec to benchmark, or 'compare' followed by two result.json files")
     benchmark.add_argument("files", nargs="*", help="with 'compare': the two result.json files (A, then B)")
     benchmark.add_argument("--suite", default="v1", help="suite version")
@@ -334,22 +372,24 @@ def main(argv: list[str] | None = None) -> int:
     benchmark.add_argument("--opponents", nargs="+", help="only these rungs of the ladder (default: all)")
     benchmark.add_argument("--out", help="folder for the records, result.json, result.md and ladder.png")
     benchmark.add_argument("--resume", action="store_true", help="continue the run in --out")
-    benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
     benchmark.add_argument("--isolation", choices=["seating", "none"], default="seating",
                            help="as for arena: none only for trusted agents")
     benchmark.add_argument("--allow-errors", action="store_true", help="exit 0 even if the agent's errors ended games")
     benchmark.add_argument("--json", action="store_true", help="print the result (or comparison) as JSON")
     benchmark.set_defaults(func=_benchmark)
 
-    play = sub.add_parser("play", help="play one seat in the terminal against agents")
-    play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat (default 0)")
+    play = sub.add_parser("play", help="play one seat in the terminal against agents", formatter_class=defaults)
+    play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat")
     play.add_argument("--opponents", nargs=3, default=["heuristic", "heuristic", "heuristic"],
                       help="three agent specs for the other seats, in seat order")
     play.add_argument("--rules", default="standard(game=deal)", help="rules preset or spec")
-    play.add_argument("--seed", type=int, default=0, help="seed of the deals")
+    play.add_argument("--seed", type=int, default=None, help="seed of the deals (None: a new one each time, printed "
+                      "so the deals can be played again)")
     play.set_defaults(func=_play)
 
-    replay = sub.add_parser("replay", help="show a game recorded by `arena --out` trick by trick")
+    replay = sub.add_parser("replay", help="show a game recorded by `arena --out` trick by trick",
+                            formatter_class=defaults)
     replay.add_argument("file", help="JSONL file written by hearts-env arena --out")
     replay.add_argument("--deal", type=int, required=True, help="deal index")
     replay.add_argument("--seating", type=int, help="seating index (default: the first recorded)")
