@@ -435,3 +435,16 @@ def test_killing_a_tournament_stops_its_workers(tmp_path):
     while any(os.path.exists(f"/proc/{pid}") for pid in children) and time.time() < deadline:
         time.sleep(0.2)
     assert not any(os.path.exists(f"/proc/{pid}") for pid in children), "a worker plays on for a killed tournament"
+
+
+def test_resume_names_the_line_of_a_damaged_results_file(tmp_path):
+    """The mistake: --out pointed at another JSONL file, or a results file edited by hand."""
+    out = tmp_path / "r.jsonl"
+    run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=out)
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([*lines[:3], '{"deal": 1, "seating', *lines[4:]]) + "\n")
+    with pytest.raises(ValueError, match=r"r.jsonl line 4 is not JSON \(.* at column"):
+        run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True)
+    (tmp_path / "other.jsonl").write_text('{"step": 1}\n')
+    with pytest.raises(ValueError, match="other.jsonl line 1 is not an arena record"):
+        run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=tmp_path / "other.jsonl", resume=True)

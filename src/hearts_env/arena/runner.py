@@ -235,12 +235,21 @@ def _drop_partial_last_line(path: Path) -> None:
 
 
 def _read_records(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a results file; a line that is not JSON is named (a results file edited by hand, or
+    another file given as --out)."""
     with path.open() as f:
-        for line in f:
+        for number, line in enumerate(f, 1):
             line = line.strip()
             if not line:
                 continue
-            yield json.loads(line)
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path} line {number} is not JSON ({e.msg} at column {e.colno}): not a results "
+                                 f"file of hearts-env arena, or damaged; choose another file") from None
+            if not isinstance(record, dict) or "seating_index" not in record:
+                raise ValueError(f"{path} line {number} is not an arena record; choose another file")
+            yield record
 
 
 def _on_ray(todo: list[tuple], jobs: int, isolation: str) -> Iterator[dict[str, Any]]:
