@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench lint clean test-wheel
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,20 @@ lint: $(VENV)/.test
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) .venv-* build *.egg-info src/*.egg-info
+	rm -rf $(VENV) .venv-* build dist *.egg-info src/*.egg-info
+
+# The package as users get it (CI): build the sdist and wheel, check their metadata, install the wheel (not
+# the source tree) with the search, train and benchmark extras into a fresh venv, and smoke-test it from
+# outside the checkout, so a missing module, weights file or entry point fails here.
+test-wheel: $(VENV)/.created
+	rm -rf dist .venv-wheel
+	$(PY) -m pip install -q -c constraints.txt build twine
+	$(PY) -m build --outdir dist . > /dev/null
+	$(PY) -m twine check --strict dist/*
+	$(PYTHON) -m venv .venv-wheel
+	.venv-wheel/bin/python -m pip install -q --upgrade pip
+	.venv-wheel/bin/python -m pip install -q -c constraints.txt "$$(ls dist/*.whl)[search,train,benchmark]"
+	cd /tmp && OMP_NUM_THREADS=1 $(CURDIR)/.venv-wheel/bin/python $(CURDIR)/tests/wheel/smoke.py
 
 # Dependency floors (CI): the core and the search extra, with pytest and hypothesis, installed in a
 # small venv (no torch) per pin set, then a smoke subset of the tests:
