@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: demo test bench lint clean test-wheel
+.PHONY: demo test bench lint clean test-wheel docs
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,18 @@ lint: $(VENV)/.test
 
 clean:
 	rm -rf $(VENV) .venv-* build dist *.egg-info src/*.egg-info
+
+# The documentation site (CI): mkdocs-material with the API reference from the docstrings (mkdocstrings reads
+# the sources, it imports nothing); --strict turns every warning (a broken link or anchor, a page missing
+# from the nav, an unresolved reference) into a failure. The site lands in build/site.
+.venv-docs/.installed:
+	rm -rf .venv-docs
+	$(PYTHON) -m venv .venv-docs
+	.venv-docs/bin/python -m pip install -q "mkdocs>=1.6" "mkdocs-material>=9.5" "mkdocstrings-python>=1.10"
+	touch $@
+
+docs: .venv-docs/.installed
+	NO_MKDOCS_2_WARNING=1 .venv-docs/bin/mkdocs build --strict
 
 # The package as users get it (CI): build the sdist and wheel, check their metadata, install the wheel (not
 # the source tree) with the search, train and benchmark extras into a fresh venv, and smoke-test it from
