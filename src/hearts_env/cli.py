@@ -36,6 +36,7 @@ from hearts_env.benchmark import (
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.match import Match
+from hearts_env.records import FORMAT, deals_of_record, read_record
 from hearts_env.render import format_hand
 from hearts_env.rules import PASS_NAMES, PRESET_DOCS, PRESETS, Rules, RulesError, describe_options, make_rules
 from hearts_env.views import SeatView
@@ -226,9 +227,16 @@ def _ask(deal: Deal, me: int) -> int | None:
 
 def _replay(args: argparse.Namespace) -> int:
     try:
+        games = _game_records(args.file)
+        if games is not None:
+            return _replay_game(games, args)
         records = _arena_records(args.file)
     except (OSError, ValueError) as e:
         print(f"hearts-env replay: {e}", file=sys.stderr)
+        return 2
+    if args.deal is None:
+        print("hearts-env replay: an arena results file holds many games: choose one with --deal K "
+              "(and --seating S)", file=sys.stderr)
         return 2
     matching = [r for r in records if r["deal"] == args.deal and (args.seating is None
                                                                   or r["seating_index"] == args.seating)]
@@ -245,6 +253,42 @@ def _replay(args: argparse.Namespace) -> int:
         _print_deal(replay_record(record, k), names, k)
     if record["error"]:
         print(f"game ended by an error of {record['error']['spec']}: {record['error']['message']}")
+    return 0
+
+
+def _game_records(path: str) -> list[dict[str, Any]] | None:
+    """The games of a ``hearts-record/1`` file (one JSON object, or one per line), or None for another file."""
+    text = Path(path).read_text()
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        try:
+            if json.loads(first).get("format") != FORMAT:
+                return None
+        except (json.JSONDecodeError, AttributeError):
+            return None
+        return [read_record(line) for line in text.splitlines() if line.strip()]
+    if isinstance(whole, dict) and whole.get("format") == FORMAT:
+        return [read_record(whole)]
+    return None
+
+
+def _replay_game(games: list[dict[str, Any]], args: argparse.Namespace) -> int:
+    """Every deal of one game of a ``hearts-record/1`` file (``--game``), trick by trick."""
+    if not 0 <= args.game < len(games):
+        print(f"hearts-env replay: {args.file} holds {len(games)} game(s); --game {args.game} is not one of them",
+              file=sys.stderr)
+        return 2
+    game = games[args.game]
+    players = game.get("players") or [None] * 4
+    names = [f"seat {s}" + (f" ({p})" if p else "") for s, p in enumerate(players)]
+    deals = deals_of_record(game)
+    print(f"game {args.game}: rules {game['rules']}")
+    for k, deal in enumerate(deals):
+        if args.deal is None or args.deal == k:
+            _print_deal(deal, names, k)
+    print(f"scores: {_by_seat(game['scores'], names)}")
     return 0
 
 
@@ -388,12 +432,16 @@ def main(argv: list[str] | None = None) -> int:
                       "so the deals can be played again)")
     play.set_defaults(func=_play)
 
-    replay = sub.add_parser("replay", help="show a game recorded by `arena --out` trick by trick",
-                            formatter_class=defaults)
-    replay.add_argument("file", help="JSONL file written by hearts-env arena --out")
-    replay.add_argument("--deal", type=int, required=True, help="deal index")
-    replay.add_argument("--seating", type=int, help="seating index (default: the first recorded)")
+    replay = sub.add_parser("replay", help="show a recorded game trick by trick: an arena results file or a "
+                            "hearts-record/1 file", formatter_class=defaults)
+    replay.add_argument("file", help="JSONL written by hearts-env arena --out, or a hearts-record/1 JSON file "
+                        "(one game, or one per line)")
+    replay.add_argument("--deal", type=int, help="arena file: the deal (episode) index, required; record file: "
+                        "show only this deal of the game")
+    replay.add_argument("--seating", type=int, help="arena file: seating index (None: the first recorded)")
+    replay.add_argument("--game", type=int, default=0, help="record file: which game (line) to show")
     replay.set_defaults(func=_replay)
+
 
     rules = sub.add_parser("rules", help="list presets and options, or show one preset's values")
     rules.add_argument("preset", nargs="?", help="a preset or spec string to show")
