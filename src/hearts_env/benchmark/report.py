@@ -40,12 +40,12 @@ def markdown(result: dict[str, Any]) -> str:
              f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
              f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
              "| opponent | agent pts/deal | opponent pts/deal | margin, 95% | Wilcoxon p | matchpoints | wins/deal "
-             "| wins/game to 100 (games) | moons shot / suffered | Q♠ taken | s/decision (slowest) | agent errors |",
+             "| wins/game to 100 (games) | moons shot / suffered | Q♠ taken | ms/decision (slowest) | agent errors |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in result["rungs"].items():
         errors = ", ".join(f"{n} {kind}" for kind, n in sorted(r["errors"].items())) or "0"
         per_move = "-" if r["seconds_per_decision"] is None else \
-            f"{r['seconds_per_decision']:.4f} ({r['slowest_decision']:.3f})"
+            f"{1000 * r['seconds_per_decision']:.2f} ({1000 * r['slowest_decision']:.0f})"
         games = "-" if not r["games"] else f"{r['win_rate_game']:.1%} ({r['games']})"
         qs = "-" if r["qs_taken"] is None else f"{r['qs_taken']:.1%}"
         lines.append(f"| {name} | {r['agent_points']:.3f} | {r['opponent_points']:.3f} | {_interval(r['margin'])} | "
