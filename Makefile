@@ -25,7 +25,7 @@ demo: $(VENV)/.core
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests
+	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser
 
 $(VENV)/.bench: $(VENV)/.created pyproject.toml
 	$(PIP) -e ".[bench]"
@@ -40,6 +40,19 @@ lint: $(VENV)/.test
 
 clean:
 	rm -rf $(VENV) .venv-* build dist *.egg-info src/*.egg-info
+
+# The page of `hearts-env serve` in a real browser (tests/browser, CI): Debian's Chromium, installed with
+# apt-get when missing (Playwright downloads no browser), driven by Playwright for Python.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+.PHONY: test-browser
+
+$(VENV)/.browser: $(VENV)/.test
+	$(PIP) -e ".[test,web]" playwright
+	touch $@
+
+test-browser: $(VENV)/.browser
+	@test -x /usr/bin/chromium || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium > /dev/null)
+	OMP_NUM_THREADS=1 $(PY) -m pytest -q tests/browser
 
 # The documentation site (CI): mkdocs-material with the API reference from the docstrings (mkdocstrings reads
 # the sources, it imports nothing); --strict turns every warning (a broken link or anchor, a page missing
@@ -79,6 +92,7 @@ SMOKE := src/hearts_env tests/test_rules.py tests/test_engine_scenarios.py tests
 	tests/test_benchmark.py::test_the_suite_deals_are_a_pure_function_of_version_preset_and_index
 # Left out: what needs extras these venvs lack (stable-baselines3, torch, open-spiel) ...
 SMOKE_SKIP := --ignore=src/hearts_env/vector/sb3.py --ignore=src/hearts_env/openspiel_bridge.py \
+	--ignore=src/hearts_env/web/app.py \
 	--deselect tests/test_single_agent.py::test_sb3_check_env \
 	--deselect tests/test_vector_env.py::test_sb3_vec_env_trains_maskable_ppo \
 	--deselect tests/test_encoders.py::test_openspiel_encoding_equals_pyspiel_tensor \

@@ -446,5 +446,5 @@ def test_resume_names_the_line_of_a_damaged_results_file(tmp_path):
     with pytest.raises(ValueError, match=r"r.jsonl line 4 is not JSON \(.* at column"):
         run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True)
     (tmp_path / "other.jsonl").write_text('{"step": 1}\n')
-    with pytest.raises(ValueError, match="other.jsonl line 1 is not an arena record"):
+    with pytest.raises(ValueError, match=r"other\.jsonl line 1 is not an arena record"):
         run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=tmp_path / "other.jsonl", resume=True)

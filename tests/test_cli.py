@@ -98,7 +98,7 @@ def test_replay_of_a_file_that_holds_no_arena_records_names_the_line(tmp_path, c
     broken = tmp_path / "cut.jsonl"
     broken.write_text('{"deal": 0,\n')
     assert main(["replay", str(broken), "--deal", "0"]) == 2
-    assert "cut.jsonl line 1: not JSON" in capsys.readouterr().err
+    assert "cut.jsonl line 1 is not JSON" in capsys.readouterr().err
 
 
 def test_bench_forwards_its_options_to_the_benchmark_script(monkeypatch):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hearts_env.agents import Agent, AgentError, make_agent
-from hearts_env.arena import format_summary, replay_record, run_arena, summarize
+from hearts_env.arena import format_summary, read_records, replay_record, run_arena, summarize
 from hearts_env.arena.report import plot, ratings
 from hearts_env.arena.runner import WorkerDied
 from hearts_env.benchmark import (
@@ -230,7 +230,7 @@ def _replay(args: argparse.Namespace) -> int:
         games = _game_records(args.file)
         if games is not None:
             return _replay_game(games, args)
-        records = _arena_records(args.file)
+        records = list(read_records(args.file))
     except (OSError, ValueError) as e:
         print(f"hearts-env replay: {e}", file=sys.stderr)
         return 2
@@ -292,30 +292,6 @@ def _replay_game(games: list[dict[str, Any]], args: argparse.Namespace) -> int:
     return 0
 
 
-RECORD_KEYS = ("deal", "seating_index", "seating", "rules", "deals", "error")
-"""What every arena record holds (hearts_env.arena.game.play_game) and replay reads."""
-
-
-def _arena_records(path: str) -> list[dict[str, Any]]:
-    """The records of an arena JSONL file; a line that is not JSON or not an arena record is named."""
-    records = []
-    with open(path) as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path} line {number}: not JSON ({e.msg} at column {e.colno})") from None
-            missing = [k for k in RECORD_KEYS if not isinstance(record, dict) or k not in record]
-            if missing:
-                raise ValueError(f"{path} line {number} is not an arena record (it lacks {', '.join(missing)}); "
-                                 f"replay reads the JSONL written by `hearts-env arena --out` or a benchmark's "
-                                 f"<opponent>.jsonl")
-            records.append(record)
-    return records
-
-
 def _print_deal(deal: Deal, names: list[str], k: int) -> None:
     deck = deal.deck
     print(f"-- deal {k + 1}: pass {deal.pass_direction_name}")
@@ -333,6 +309,24 @@ def _print_deal(deal: Deal, names: list[str], k: int) -> None:
         elif event.kind == "score":
             moon = event.get("moon_shooter")
             print(f"points: {list(event.get('points'))}" + (f"; moon by {names[moon]}" if moon is not None else ""))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """The local page to play, watch and replay (docs/serve.md); needs the extra 'web'."""
+    missing = [path for path in args.records if not Path(path).is_file()]
+    if missing:
+        print(f"hearts-env serve: --records: no such file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    try:
+        from hearts_env import web
+
+        web.require()
+    except ImportError as e:
+        print(f"hearts-env serve: {e}", file=sys.stderr)
+        return 2
+    print(f"hearts-env serve: http://{args.host}:{args.port}/ (Ctrl-C stops)")
+    web.serve(args.host, args.port, [Path(p) for p in args.records], args.agent)
+    return 0
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -442,6 +436,16 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("--game", type=int, default=0, help="record file: which game (line) to show")
     replay.set_defaults(func=_replay)
 
+    serve = sub.add_parser("serve", help="a local page to play, watch and replay games (extra 'web'; docs/serve.md)",
+                           formatter_class=defaults)
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (only this machine by default)")
+    serve.add_argument("--port", type=int, default=8765, help="port to listen on")
+    serve.add_argument("--records", nargs="+", default=[], metavar="FILE.jsonl",
+                       help="arena records (hearts-env arena --out) the page may replay: the only files it reads")
+    serve.add_argument("--agent", action="append", default=[], metavar="SPEC",
+                       help="an agent spec the page may use besides the registered names, e.g. "
+                            "'pkg.module:Factory(k=1)' (requests cannot name such specs themselves); repeatable")
+    serve.set_defaults(func=_serve)
 
     rules = sub.add_parser("rules", help="list presets and options, or show one preset's values")
     rules.add_argument("preset", nargs="?", help="a preset or spec string to show")

@@ -16,8 +16,8 @@ interval over deals, and for each pair of agents the paired difference.
 """
 
 from hearts_env.arena.game import moon_attempts, pass_direction_of, play_game, replay_record, seatings, solo_seatings
-from hearts_env.arena.runner import run_arena
+from hearts_env.arena.runner import read_records, run_arena
 from hearts_env.arena.stats import bootstrap_interval, format_summary, per_deal_points, summarize
 
 __all__ = ["bootstrap_interval", "format_summary", "moon_attempts", "pass_direction_of", "per_deal_points",
-           "play_game", "replay_record", "run_arena", "seatings", "solo_seatings", "summarize"]
+           "play_game", "read_records", "replay_record", "run_arena", "seatings", "solo_seatings", "summarize"]

@@ -77,7 +77,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         if not resume:
             raise FileExistsError(f"{path} exists: pass resume=True (--resume) to continue it, or choose another file")
         _drop_partial_last_line(path)
-        for record in _read_records(path):
+        for record in read_records(path):
             if record["seating"] != [specs[i] for i in seatings(len(specs))[record["seating_index"]]] \
                     or record["seed"] != seed or record["rules"] != rules.spec():
                 raise ValueError(f"{path} holds results of another tournament (agents, seed or rules differ)")
@@ -234,10 +234,15 @@ def _drop_partial_last_line(path: Path) -> None:
             f.truncate(data.rfind(b"\n") + 1)
 
 
-def _read_records(path: Path) -> Iterator[dict[str, Any]]:
-    """The records of a results file; a line that is not JSON is named (a results file edited by hand, or
-    another file given as --out)."""
-    with path.open() as f:
+RECORD_KEYS = ("deal", "seating_index", "seating", "rules", "deals", "error")
+"""What every arena record holds (:func:`hearts_env.arena.game.play_game`)."""
+
+
+def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
+    """The records of an arena results file (``hearts-env arena --out``, a benchmark's ``<opponent>.jsonl``);
+    a line that is not JSON or not an arena record is named by its number (a file edited by hand, damaged,
+    or another kind of file)."""
+    with Path(path).open() as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
             if not line:
@@ -245,10 +250,12 @@ def _read_records(path: Path) -> Iterator[dict[str, Any]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as e:
-                raise ValueError(f"{path} line {number} is not JSON ({e.msg} at column {e.colno}): not a results "
-                                 f"file of hearts-env arena, or damaged; choose another file") from None
-            if not isinstance(record, dict) or "seating_index" not in record:
-                raise ValueError(f"{path} line {number} is not an arena record; choose another file")
+                raise ValueError(f"{path} line {number} is not JSON ({e.msg} at column {e.colno}): not an arena "
+                                 f"results file, or damaged") from None
+            missing = [k for k in RECORD_KEYS if not isinstance(record, dict) or k not in record]
+            if missing:
+                raise ValueError(f"{path} line {number} is not an arena record (it lacks {', '.join(missing)}): "
+                                 f"hearts-env arena --out writes them, and a benchmark's <opponent>.jsonl")
             yield record
 
 
