@@ -25,7 +25,7 @@ demo: $(VENV)/.core
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser
+	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray
 
 $(VENV)/.bench: $(VENV)/.created pyproject.toml
 	$(PIP) -e ".[bench]"
