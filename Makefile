@@ -25,7 +25,7 @@ demo: $(VENV)/.core
 test: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray
+	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray_tests
 
 $(VENV)/.bench: $(VENV)/.created pyproject.toml
 	$(PIP) -e ".[bench]"
@@ -53,6 +53,19 @@ $(VENV)/.browser: $(VENV)/.test
 test-browser: $(VENV)/.browser
 	@test -x /usr/bin/chromium || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium > /dev/null)
 	OMP_NUM_THREADS=1 $(PY) -m pytest -q tests/browser
+
+# RLlib and the arena's Ray backend, tested for real (tests/ray_tests, CI): ray[rllib] pins gymnasium exactly and
+# installs ~1.9 GB with torch, so its own venv; a local Ray instance of 2 CPUs is started by the tests.
+.PHONY: test-ray
+.venv-ray/.installed: pyproject.toml constraints.txt
+	rm -rf .venv-ray
+	$(PYTHON) -m venv .venv-ray
+	.venv-ray/bin/python -m pip install -q --upgrade pip
+	.venv-ray/bin/python -m pip install -q -c constraints.txt -e ".[ray,train,search]" pytest
+	touch $@
+
+test-ray: .venv-ray/.installed
+	OMP_NUM_THREADS=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider tests/ray_tests
 
 # The documentation site (CI): mkdocs-material with the API reference from the docstrings (mkdocstrings reads
 # the sources, it imports nothing); --strict turns every warning (a broken link or anchor, a page missing

@@ -102,7 +102,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     bar = _progress_bar(len(todo), progress)
     try:
         if backend == "ray":
-            results = _on_ray(todo, jobs, isolation)
+            results = _on_ray(todo, jobs, isolation, path)
         elif isolation == "seating":
             results = _isolated(seating_passes(todo), jobs, path)
         elif jobs == 1 or len(todo) < 2:
@@ -259,21 +259,36 @@ def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
             yield record
 
 
-def _on_ray(todo: list[tuple], jobs: int, isolation: str) -> Iterator[dict[str, Any]]:
+def _on_ray(todo: list[tuple], jobs: int, isolation: str, path: Path | None) -> Iterator[dict[str, Any]]:
     """Records from Ray tasks; under isolation one task per seating pass run, each in a worker process
-    that exits after it (``max_calls=1``)."""
+    that exits after it (``max_calls=1``). Joins the cluster named by ``RAY_ADDRESS`` (its CPUs decide,
+    ``jobs`` is unused), or one the caller already connected to with ``ray.init``; else starts a private
+    local instance of ``jobs`` CPUs. A task whose worker dies is not retried (it would replay its games):
+    the run stops with :class:`WorkerDied`."""
     try:
         import ray
     except ImportError:
         raise ImportError("backend='ray' needs Ray: pip install 'hearts-env[ray]'") from None
     if not ray.is_initialized():
-        ray.init(num_cpus=jobs)
-    play = ray.remote(max_calls=1 if isolation == "seating" else 0)(_play_games)
+        if os.environ.get("RAY_ADDRESS"):
+            ray.init()  # Ray refuses num_cpus when it joins an existing cluster
+        else:
+            ray.init(address="local", num_cpus=jobs)
+    play = ray.remote(max_calls=1 if isolation == "seating" else 0, max_retries=0)(_play_games)
     chunks = seating_passes(todo) if isolation == "seating" else [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    pending = [play.remote(chunk) for chunk in chunks]
+    games = {play.remote(chunk): chunk for chunk in chunks}
+    pending = list(games)
+    crashes = ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError")
+    died = tuple(getattr(ray.exceptions, name) for name in crashes if hasattr(ray.exceptions, name))
     while pending:
         finished, pending = ray.wait(pending, num_returns=1)
-        yield from ray.get(finished[0])
+        try:
+            records = ray.get(finished[0])
+        except died:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            _died([args for ref in (finished[0], *pending) for args in games[ref]], path)
+        yield from records
 
 
 class _NoBar:

@@ -1,0 +1,57 @@
+"""Agents for tests/ray_tests: imported by Ray workers as ``ray_arena_agents:...`` (tests/ray_tests on their path)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from hearts_env.agents import Agent
+from hearts_env.cards import iter_cards
+from hearts_env.rules import Rules
+from hearts_env.views import SeatView
+
+SEEN: set[tuple[int, ...]] = set()
+"""Every hand dealt to a SeenTwice agent in this process (module state: what isolation must not leak)."""
+
+
+class SeenTwice(Agent):
+    """Plays the lowest legal card; raises when its process deals it a hand it already held (the same deal
+    in the same seat of another seating): under seating isolation this never happens."""
+
+    name = "seen-twice"
+
+    def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
+        super().reset(rules, seat, seed)
+        self.first = True
+
+    def act(self, view: SeatView) -> int:
+        if self.first:
+            self.first = False
+            hand = tuple(iter_cards(view.hand))
+            if hand in SEEN:
+                raise RuntimeError(f"process {os.getpid()} saw this deal twice")
+            SEEN.add(hand)
+        return min(iter_cards(view.legal))
+
+
+class SlowRandom(Agent):
+    """A uniformly random legal card (from ``self.rng``), after sleeping ``$HEARTS_TEST_DELAY`` seconds:
+    the delay slows a run down without changing its records or its spec."""
+
+    name = "slow-random"
+
+    def act(self, view: SeatView) -> int:
+        time.sleep(float(os.environ.get("HEARTS_TEST_DELAY", "0")))
+        return int(self.rng.choice(np.array(list(iter_cards(view.legal)))))
+
+
+class Dies(Agent):
+    """Ends its worker process at its first move (as a crash in native code would)."""
+
+    name = "dies"
+
+    def act(self, view: SeatView) -> int:
+        os._exit(3)
