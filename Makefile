@@ -67,6 +67,12 @@ test-browser: $(VENV)/.browser
 test-ray: .venv-ray/.installed
 	OMP_NUM_THREADS=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider tests/ray_tests
 
+# RLlib's sampling throughput with 0, 1 and 2 env runners, each as a ratio to hearts_v0's own loop measured in the
+# same run (kept out of `make bench`: it needs the 1.9 GB Ray venv; the 2 cores here cap what runners can add).
+.PHONY: bench-ray
+bench-ray: .venv-ray/.installed
+	OMP_NUM_THREADS=1 .venv-ray/bin/python examples/rllib_ppo.py --throughput
+
 # The documentation site (CI): mkdocs-material with the API reference from the docstrings (mkdocstrings reads
 # the sources, it imports nothing); --strict turns every warning (a broken link or anchor, a page missing
 # from the nav, an unresolved reference) into a failure. The site lands in build/site.

@@ -254,8 +254,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for n in (0, 1, 2):
             summary[f"rllib_{n}_env_runners"] = sampling_throughput(n, envs_per_runner=args.envs_per_runner,
                                                                     hidden=args.hidden, seed=args.seed)
-        for key, value in summary.items():
-            print(f"{key}: {value:,.0f} env steps/s")
+        for key, value in summary.items():  # each beside the plain env loop of the same run (a shared machine)
+            ratio = value / summary["env_loop"]
+            print(f"{key}: {value:,.0f} env steps/s ({ratio:.3f} x the hearts_v0 loop measured in this run)")
     else:
         algo, history = train(args.iterations, verbose=not args.json, env_runners=args.env_runners,
                               envs_per_runner=args.envs_per_runner, batch=args.batch, minibatch=args.minibatch,
