@@ -87,17 +87,21 @@ import sys, ray
 sys.path[:0] = {paths!r}
 ray.init(address={address!r}, runtime_env={{"env_vars": {{"HEARTS_TEST_DELAY": "0.01"}}}}, log_to_driver=False)
 from hearts_env.arena import run_arena
-run_arena({specs!r}, deals={deals}, rules={rules!r}, seed={seed}, out={out!r}, backend="ray", isolation="none")
+run_arena({specs!r}, deals={deals}, rules={rules!r}, seed={seed}, out={out!r}, backend="ray", isolation={isolation!r})
 """
 
 
-def test_resume_after_a_killed_ray_run(ray_cluster: str, reference: list[dict[str, Any]], tmp_path: Path) -> None:
+@pytest.mark.parametrize("isolation", ["none", "seating"])
+def test_resume_after_a_killed_ray_run(ray_cluster: str, reference: list[dict[str, Any]], tmp_path: Path,
+                                       isolation: str) -> None:
     """A driver on the cluster is killed (SIGKILL) once some records are on file; resuming on Ray plays exactly
-    the games missing. The killed driver's agents are slowed by a job-level env var, so the kill lands mid-run."""
+    the games missing. The killed driver's agents are slowed by a job-level env var, so the kill lands mid-run.
+    Records stream from each task as its games end: under seating isolation the file holds part of a seating's
+    pass when the run dies (whole passes only, when a task returned its records at its end)."""
     out = tmp_path / "killed.jsonl"
     here = Path(__file__).resolve().parent
     code = KILLED_DRIVER.format(paths=[str(here), str(here.parents[1])], address=ray_cluster, specs=SPECS,
-                                deals=DEALS, rules=RULES, seed=SEED, out=str(out))
+                                deals=DEALS, rules=RULES, seed=SEED, out=str(out), isolation=isolation)
     driver = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               start_new_session=True)
     deadline = time.monotonic() + 90
@@ -111,8 +115,11 @@ def test_resume_after_a_killed_ray_run(ray_cluster: str, reference: list[dict[st
         driver.wait()
     written = keys(out)
     assert 4 <= len(written) < GAMES, "the run must be cut short"
+    if isolation == "seating":
+        per_seating = [sum(1 for _, s in written if s == k) for k in {s for _, s in written}]
+        assert any(n < DEALS for n in per_seating), f"only whole passes on file: {per_seating}"
     records = run_arena(SPECS, deals=DEALS, rules=RULES, seed=SEED, out=out, resume=True, backend="ray",
-                        isolation="none")
+                        isolation=isolation)
     assert comparable(records) == comparable(reference)
     assert keys(out) == sorted((r["deal"], r["seating_index"]) for r in reference)  # nothing lost, nothing doubled
 

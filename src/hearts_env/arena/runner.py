@@ -212,6 +212,12 @@ def _play_games(chunk: list[tuple]) -> list[dict[str, Any]]:
     return [play_game(*args) for args in chunk]
 
 
+def _stream_games(chunk: list[tuple]) -> Iterator[dict[str, Any]]:
+    """A Ray generator task: each game's record as it ends."""
+    for args in chunk:
+        yield play_game(*args)
+
+
 def _in_processes(todo: list[tuple], jobs: int, path: Path | None) -> Iterator[dict[str, Any]]:
     """Records as the worker processes finish them; a dead worker stops the run with :class:`WorkerDied`
     (a plain multiprocessing pool would wait for its games forever)."""
@@ -263,8 +269,9 @@ def _on_ray(todo: list[tuple], jobs: int, isolation: str, path: Path | None) -> 
     """Records from Ray tasks; under isolation one task per seating pass run, each in a worker process
     that exits after it (``max_calls=1``). Joins the cluster named by ``RAY_ADDRESS`` (its CPUs decide,
     ``jobs`` is unused), or one the caller already connected to with ``ray.init``; else starts a private
-    local instance of ``jobs`` CPUs. A task whose worker dies is not retried (it would replay its games):
-    the run stops with :class:`WorkerDied`."""
+    local instance of ``jobs`` CPUs. Each task streams its records as its games end (a Ray generator
+    task), so a killed run loses only the games in play. A task whose worker dies is not retried (it would
+    replay its games): the run stops with :class:`WorkerDied`."""
     try:
         import ray
     except ImportError:
@@ -274,21 +281,28 @@ def _on_ray(todo: list[tuple], jobs: int, isolation: str, path: Path | None) -> 
             ray.init()  # Ray refuses num_cpus when it joins an existing cluster
         else:
             ray.init(address="local", num_cpus=jobs)
-    play = ray.remote(max_calls=1 if isolation == "seating" else 0, max_retries=0)(_play_games)
+    play = ray.remote(max_calls=1 if isolation == "seating" else 0, max_retries=0,
+                      num_returns="streaming")(_stream_games)
     chunks = seating_passes(todo) if isolation == "seating" else [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    games = {play.remote(chunk): chunk for chunk in chunks}
-    pending = list(games)
+    streams = {play.remote(chunk): chunk for chunk in chunks}
+    played = dict.fromkeys(streams, 0)
     crashes = ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError")
     died = tuple(getattr(ray.exceptions, name) for name in crashes if hasattr(ray.exceptions, name))
+    pending = list(streams)
     while pending:
-        finished, pending = ray.wait(pending, num_returns=1)
+        ready, _ = ray.wait(pending, num_returns=1)
+        stream = ready[0]
         try:
-            records = ray.get(finished[0])
+            record = ray.get(next(stream))
+        except StopIteration:
+            pending.remove(stream)
+            continue
         except died:
-            for ref in pending:
-                ray.cancel(ref, force=True)
-            _died([args for ref in (finished[0], *pending) for args in games[ref]], path)
-        yield from records
+            for other in pending:
+                ray.cancel(other, force=True)
+            _died([args for s in pending for args in streams[s][played[s]:]], path)
+        played[stream] += 1
+        yield record
 
 
 class _NoBar:
