@@ -114,7 +114,7 @@ def rung_figures(records: Sequence[dict[str, Any]], deals: int) -> dict[str, Any
     think = sum(r["think_seconds"][seat] for r, seat in clean)
     decisions = sum(r["decisions"][seat] for r, seat in clean)
     game_wins, games = chained_games(records)
-    takers = {(r["seating_index"], r["deal"]): qs_taker(r) for r in {id(r): r for r, _ in clean}.values()}
+    takers = {(r["seating_index"], r["deal"]): qs_taker(r) for r in records if r["error"] is None}  # one replay each
     errors: dict[str, int] = {}
     for r in records:
         if r["error"] is not None and roles(r)[r["error"]["seat"]] == AGENT:
