@@ -388,6 +388,27 @@ def tdlambda_training(compiled: bool, orders: tuple[int, ...] = (1, 2, 3)) -> Ca
     return four_deals
 
 
+def dutchnn_training(batched: bool, tables: int = 50) -> Callable[[], int]:
+    """Paper 003's self-play training deals/s (all four seats the network, ε = 0.1, then one SGD
+    step per decision): ``tables`` deals at once on the batched engine, or one deal at a time on the
+    scalar engine (SeatView + the scalar ``dutch107`` encoder + one network call per decision)."""
+    from hearts_baselines.dutchnn.model import DutchNet
+    from hearts_baselines.dutchnn.training import learn, play_batch, play_deal
+    from hearts_env.vector import VectorDeals
+
+    rng = np.random.default_rng(0)
+    net = DutchNet.initial(rng)
+    if batched:
+        return lambda: (learn(net, play_batch(net, VectorDeals.random("dutch", tables, rng), 0.1, rng)), tables)[1]
+
+    def four_deals() -> int:
+        for seed in range(4):
+            learn(net, play_deal(net, Deal.random("dutch", seed), 0.1, rng))
+        return 4
+
+    return four_deals
+
+
 # --- environments -------------------------------------------------------------------------
 def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[], int]:
     """Steps/s of a PettingZoo AEC env under random legal play (mask-sampled), resets included."""
@@ -450,6 +471,8 @@ def main(argv: list[str] | None = None) -> None:
         if numba_available():
             compare("tdlambda training, triples (deals/s)", tdlambda_training(True), tdlambda_training(False), "/s",
                     "the pure-Python reference", args.seconds, rounds=2)
+            compare("dutchnn training, 50 tables (deals/s)", dutchnn_training(True), dutchnn_training(False), "/s",
+                    "the scalar engine, one deal", args.seconds, rounds=2)
         for spec in ("pimc", "mcts", "ismcts", "maxn", "tdlambda"):
             compare(f"{spec} decisions (/s)", decisions(spec), decisions("openspiel-ismcts"), "/s",
                     "openspiel-ismcts (1000 sims)", args.seconds, rounds=2)

@@ -52,5 +52,20 @@ def test_batch_encoding_equals_scalar(rules, name, dtype, seed, data):
 
 
 def test_unsupported_encoding_is_a_clear_error():
-    with pytest.raises(EncoderError, match="paper260, rich"):
+    with pytest.raises(EncoderError, match="paper260, rich, dutch107"):
         make_batch_encoder("culhane217", make_rules("standard"))
+
+
+@SETTINGS
+@given(rules=rules_strategy(), dtype=st.sampled_from(["float32", "uint8"]), seed=st.integers(0, 2**32 - 1),
+       data=st.data())
+def test_dutch107_batch_equals_scalar_on_the_dutch_deck(rules, dtype, seed, data):
+    """The test above with the deck forced to the 32-card one (every other field still drawn), so that
+    ``dutch107`` is compared on every example, not only when the strategy happens to draw that deck."""
+    import dataclasses
+
+    try:
+        rules = make_rules(dataclasses.replace(rules, deck="dutch", preset=None))
+    except ValueError:
+        assume(False)  # a field combination the 32-card deck cannot have
+    test_batch_encoding_equals_scalar.hypothesis.inner_test(rules, "dutch107", dtype, seed, data)  # type: ignore[attr-defined]

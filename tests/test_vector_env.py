@@ -157,7 +157,7 @@ def test_bad_arguments_are_named():
         HeartsVectorEnv(reward="dense")
     with pytest.raises(ValueError, match="'random', 'greedy', 'heuristic'"):
         HeartsVectorEnv(opponents="mcts")
-    with pytest.raises(Exception, match="paper260, rich"):
+    with pytest.raises(Exception, match="paper260, rich, dutch107"):
         HeartsVectorEnv(observation="culhane217")
 
 

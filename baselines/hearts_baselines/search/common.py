@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -101,6 +102,25 @@ def warm_up() -> None:
         rollout_tables(VectorDeals.random("standard", 2, rng), "heuristic" if batched("heuristic") else "random", rng)
 
 
+@runtime_checkable
+class BatchPolicy(Protocol):
+    """An agent that also plays whole batches: ``act_batch(tables)`` returns the card of the seat to act
+    at every unfinished table of a :class:`~hearts_env.vector.VectorDeals` (−1 at finished ones). A
+    rollout policy with this method plays the rollouts of a search on the batched engine."""
+
+    def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None: ...
+
+    def act_batch(self, tables: VectorDeals) -> np.ndarray: ...
+
+
+def batch_policy(spec: str) -> BatchPolicy | None:
+    """The agent of ``spec`` if it plays batches (:class:`BatchPolicy`), else None."""
+    if policy_name(spec) is not None:
+        return None  # the rule players run inside the engine's kernels, faster still
+    agent = make_agent(spec)
+    return agent if isinstance(agent, BatchPolicy) else None
+
+
 def batched(policy: str, backend: str = "auto") -> bool:
     """Whether the batched engine plays ``policy`` itself (``random`` always; ``greedy`` and
     ``heuristic`` with Numba); otherwise rollouts go through the Python agents of that spec."""
@@ -131,7 +151,12 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
     return out
 
 
-def rollout_tables(tables: VectorDeals, policy: str, rng: np.random.Generator) -> np.ndarray:
-    """(B, 4) final points after ``policy`` (a batched one) plays every table to its end."""
-    tables.advance(np.full(tables.size, -1, np.int8), policy, rng)
+def rollout_tables(tables: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator) -> np.ndarray:
+    """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
+    :class:`BatchPolicy` agent, reset beforehand — plays every table to its end."""
+    if isinstance(policy, str):
+        tables.advance(np.full(tables.size, -1, np.int8), policy, rng)
+    else:
+        while not tables.done.all():
+            tables.step(policy.act_batch(tables))
     return tables.points.astype(np.int64)

@@ -11,6 +11,9 @@ Parameters (paper 003's names): ``n`` rollouts per candidate (one sampled world 
 candidates at most (None: every legal card), ``policy`` the rollout policy of all seats
 (``"random"``, ``"greedy"`` and ``"heuristic"`` run on the batched engine: all worlds × candidates
 in one call; any other agent spec works, slowly), ``rank`` the ranking agent spec for ``m``.
+An agent that plays batches (:class:`~hearts_baselines.search.common.BatchPolicy`, e.g. paper 003's
+network ``dutchnn``) also rolls out on the batched engine: the thesis's rollout agent is
+``pimc(n=200, m=8, policy='dutchnn(brain=strongman)', rank='dutchnn(brain=strongman)')``.
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. Passing is delegated
 to ``passing`` (default ``heuristic``).
 
@@ -20,12 +23,14 @@ to ``passing`` (default ``heuristic``).
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 
 import numpy as np
 
 from hearts_baselines.search.common import (
     Budget,
     SearchAgent,
+    batch_policy,
     batched,
     check_budget,
     check_count,
@@ -36,6 +41,7 @@ from hearts_baselines.search.common import (
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.cards import iter_cards
+from hearts_env.rules import Rules
 from hearts_env.vector import VectorDeals
 from hearts_env.worlds import sample_worlds
 
@@ -55,7 +61,15 @@ class PIMCAgent(SearchAgent):
         check_policy("rank", rank)
         self.n, self.m, self.policy, self.time_limit, self.backend = n, m, policy, time_limit, backend
         self.ranker = make_agent(rank) if m is not None else None
+        self.rollout_agent = batch_policy(policy)
         self._agents: dict = {}
+
+    def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
+        super().reset(rules, seat, seed)
+        if self.rollout_agent is not None:  # also checks now that the policy plays these rules
+            self.rollout_agent.reset(rules, seat, int(self.rng.integers(2**63)))
+        if self.ranker is not None:  # checks the rules now; reseeded at every ranking
+            self.ranker.reset(rules, seat, 0)
 
     def candidates(self, view: SeatView) -> list[int]:
         legal = list(iter_cards(view.legal))
@@ -86,10 +100,10 @@ class PIMCAgent(SearchAgent):
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
         worlds = sample_worlds(view, self.rng, n)
         k = len(cards)
-        if batched(self.policy, self.backend):
+        if self.rollout_agent is not None or batched(self.policy, self.backend):
             tables = VectorDeals.from_deals(worlds, backend=self.backend).take(np.tile(np.arange(n), k))
             tables.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
-            points = rollout_tables(tables, self.policy, self.rng)
+            points = rollout_tables(tables, self.rollout_agent or self.policy, self.rng)
         else:
             starts = []
             for card in cards:

@@ -5,7 +5,7 @@ encoder of the same name writes for ``SeatView.of(deal_i, seats[i])`` (a test ch
 slot), computed with whole-batch NumPy operations: the per-table card sets are built as uint64
 masks and unpacked with one ``np.unpackbits``; ``rich``'s game scores come from ``tables.game_scores``.
 
-Encodings built in batch: ``paper260`` and ``rich`` (the default).
+Encodings built in batch: ``paper260``, ``rich`` (the default) and ``dutch107``.
 """
 
 from __future__ import annotations
@@ -133,11 +133,56 @@ class RichBatch(BatchEncoder):
         return out
 
 
-BATCH_ENCODERS: dict[str, type[BatchEncoder]] = {"paper260": Paper260Batch, "rich": RichBatch}
+class Dutch107Batch(BatchEncoder):
+    """``dutch107`` in batch (see :mod:`hearts_env.encoders.dutch107` for the layout)."""
+
+    name = "dutch107"
+
+    def __init__(self, rules: Rules, dtype: str | type = "float32"):
+        super().__init__(rules, dtype)  # the scalar encoder refuses decks other than the Dutch one
+        self.tables = t = tables_of(rules)
+        self.suits = np.array(t.suits, dtype=U64)
+        self.scoring_cards = U64(t.scoring_cards)
+        self.moon_on = rules.moon != "off"
+
+    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        r, b = self.rules, tables.size
+        rows = np.arange(b)
+        seats = np.asarray(seats, dtype=np.intp)
+        pb = tables.played_by
+        played = pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]
+        table = tables.trick_mask
+        hand = tables.hands[rows, seats] & ~tables.passed[rows, seats]
+        if out is None:
+            out = np.empty((b, self.size), self.dtype)
+        out[:, :96] = _unpack(np.stack([hand, played & ~table, table], axis=1), 32).reshape(b, 96)
+        # the scalar slots in float64, as the scalar encoder computes them, then stored (rounded for uint8)
+        x = np.zeros((b, 11))
+        playing = tables.phase == PLAY
+        x[:, 0] = np.where(playing, ((seats - tables.leader) & 3) / 3, 0.0)
+        rel = (seats[:, None] + np.arange(4)) & 3
+        x[:, 1:5] = np.clip(tables.game_scores[rows[:, None], rel] / r.target, 0.0, 1.0)
+        rps = self.tables.ranks_per_suit
+        x[:, 5:9] = (rps - np.bitwise_count(played[:, None] & self.suits)) / rps
+        x[:, 10] = penalty_points(hand, self.tables) / r.penalty_total
+        if self.dtype == np.uint8:
+            x = np.round(255 * x)
+        out[:, 96:105] = x[:, :9]
+        out[:, 106] = x[:, 10]
+        if self.moon_on:
+            holders = ((tables.taken & self.scoring_cards) != 0).sum(axis=1)
+            out[:, 105] = holders <= 1
+        else:
+            out[:, 105] = 0
+        return out
+
+
+BATCH_ENCODERS: dict[str, type[BatchEncoder]] = {"paper260": Paper260Batch, "rich": RichBatch,
+                                                 "dutch107": Dutch107Batch}
 
 
 def make_batch_encoder(name: str, rules: Rules, dtype: str | type = "float32") -> BatchEncoder:
-    """The batch encoder ``name`` (``paper260`` or ``rich``); a clear error for the others."""
+    """The batch encoder ``name`` (``paper260``, ``rich`` or ``dutch107``); a clear error for the others."""
     if name not in BATCH_ENCODERS:
         raise EncoderError(f"observation {name!r} has no batch encoder; vector envs support: "
                            f"{', '.join(BATCH_ENCODERS)} (use the single-table env for the others)")
