@@ -1,0 +1,64 @@
+"""The paper's evaluation of Culhane's network, and ours: ``python -m hearts_baselines.culhane.evaluate``.
+
+One network seat against three copies of each opponent (``greedy`` — the paper's baseline —,
+``random``, and our ``heuristic``), under the paper's rules ``standard(passing=none, game=deal)``,
+``--deals`` duplicate deals each played in the four rotations (the arena's one-against-three format).
+Reported per opponent: the paper's measure, the win rate per deal (the fewest points wins, ties share;
+25 % is even), and ours, points per deal of each side with the paired difference and its 95 %
+bootstrap interval. ``--untrained`` also evaluates a freshly initialised network (seed ``--seed``),
+the paper's "untrained" reference point. Records go to ``--out`` (resumable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from hearts_baselines.culhane import network
+from hearts_baselines.culhane.transitions import RULES
+from hearts_env.arena import run_arena, solo_seatings
+from hearts_env.benchmark.stats import rung_figures
+
+OPPONENTS = ("greedy", "random", "heuristic")
+
+
+def evaluate(spec: str, deals: int, out: Path, jobs: int | None, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """Figures of ``spec`` against each of :data:`OPPONENTS` (see the module docstring)."""
+    out.mkdir(parents=True, exist_ok=True)
+    results = {}
+    for opponent in OPPONENTS:
+        path = out / f"{opponent}.jsonl"
+        records = run_arena([spec, opponent], deals, RULES, seed=seed, jobs=jobs, out=path, resume=path.exists(),
+                            only_seatings=solo_seatings())
+        figures = rung_figures(records, deals)
+        results[opponent] = {k: figures[k] for k in ("win_rate_deal", "agent_points", "opponent_points", "margin",
+                                                      "seconds_per_decision", "seat_games")}
+    return results
+
+
+def main(argv: list[str] | None = None) -> None:
+    import torch
+
+    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.culhane.evaluate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--weights", default=None, help="a network file (default: the bundled one)")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--untrained", action="store_true", help="also evaluate a freshly initialised network")
+    parser.add_argument("--out", type=Path, default=Path("runs/culhane-eval"))
+    args = parser.parse_args(argv)
+    specs = {"trained": "culhane" if args.weights is None else f"culhane(weights={args.weights!r})"}
+    if args.untrained:
+        torch.manual_seed(args.seed)
+        fresh = args.out / "untrained.pt"
+        network.save(fresh, network.build(network.CPU_HIDDEN), network.CPU_HIDDEN, {"untrained": True})
+        specs["untrained"] = f"culhane(weights={str(fresh)!r})"
+    report = {name: evaluate(spec, args.deals, args.out / name, args.jobs) for name, spec in specs.items()}
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
