@@ -60,3 +60,12 @@ def test_masked_dqn_example_masks_greedy_target_and_exploration():
     model.exploration_rate = 1.0
     picks = {int(model.predict(obs, deterministic=False)[0]) for _ in range(50)}
     assert picks <= set(np.flatnonzero(obs["action_mask"])) and len(picks) > 1
+
+
+def test_train_and_benchmark_tutorial_runs_end_to_end(tmp_path):
+    """The tutorial of docs/examples.md: train, save, and benchmark the saved model on the smoke tier."""
+    result = load("train_and_benchmark").main(["--timesteps", "300", "--tier", "smoke", "--rungs", "random",
+                                               "--out", str(tmp_path), "--jobs", "1"])
+    assert (tmp_path / "model.zip").exists() and (tmp_path / "bench" / "result.json").exists()
+    assert result["agent"] == f"sb3:{tmp_path / 'model.zip'}" and set(result["rungs"]) == {"random"}
+    assert all(not rung["errors"] for rung in result["rungs"].values())  # the model never forfeited a game
