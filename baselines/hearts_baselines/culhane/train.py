@@ -13,11 +13,12 @@ The paper's recipe (§3), on ``standard(passing=none, game=deal)``:
    5,000) or when the minibatch loss changed by less than 0.1 for 5 tricks in a row (the paper's
    rule; it stopped after 200–500 deals).
 
-Optimiser: Adam (lr 1e-3, β 0.9/0.999; the paper's ε = 0.1 with ``--adam-eps 0.1``, 1e-8 by default), L2 1e-4
-(``weight_decay``) and gradient norm clipping at 1.0 (the paper names both without values), MSE loss. The
-paper's run is ``--hidden paper --epochs 20 --selfplay-deals 5000 --adam-eps 0.1`` (nine hidden layers, 5.7 M
-weights: a GPU's job); the defaults — :data:`~.network.CPU_HIDDEN`, 4 epochs per cycle, at most 1,500
-self-play deals, Adam ε 1e-8 — are the scaled-down run that fits 60 minutes on two CPU cores
+Optimiser: Adam (lr 1e-3, β 0.9/0.999), L2 1e-4 (``weight_decay``) and gradient norm clipping at 1.0 (the
+paper names both without values), MSE loss; Adam's ε is the paper's 0.1 in self-play and 1e-8 in pretraining
+(``--adam-eps``; see :data:`CPU_ADAM_EPS`). The paper's run is ``--hidden paper --epochs 20 --selfplay-deals
+5000 --adam-eps 0.1`` (nine hidden layers, 5.7 M weights: a GPU's job); the defaults —
+:data:`~.network.CPU_HIDDEN`, 4 epochs per cycle, at most 500 self-play deals (the paper's runs stopped after
+200–500), Adam ε 1e-8 in pretraining — are the scaled-down run that fits 60 minutes on two CPU cores
 (docs/culhane.md).
 
 Every ``--check-every`` self-play deals (and once before them) a line goes to ``<out>/curve.jsonl``
@@ -58,8 +59,8 @@ BUNDLED = Path(__file__).resolve().parent.parent / "weights" / "culhane.pt"
 BATCH = 800
 LR, ADAM_EPS, L2, CLIP = 1e-3, 0.1, 1e-4, 1.0
 CPU_ADAM_EPS = 1e-8
-"""Adam's ε of the scaled-down run (PyTorch's default; the paper's 0.1 damps steps too much for a run
-with a fifth of its updates: docs/culhane.md)."""
+"""Adam's ε of the scaled-down pretraining (PyTorch's default): the paper's 0.1 damps the steps too much
+for a run with a fifth of its updates (docs/culhane.md)."""
 TOLERANCE, PATIENCE = 0.1, 5
 
 
@@ -88,6 +89,7 @@ def pretrain(net: Any, opt: Any, data: Transitions, cycles: int, epochs: int, rn
              log: Any = None) -> list[float]:
     """The paper's pretraining (see the module docstring); returns the mean loss of each cycle's last epoch."""
     losses = []
+    start = time.perf_counter()
     for cycle in range(cycles):
         y = targets(lambda rows: network.q_values(net, rows), data)
         for _ in range(epochs):
@@ -96,7 +98,8 @@ def pretrain(net: Any, opt: Any, data: Transitions, cycles: int, epochs: int, rn
                      for i in range(0, len(data), BATCH)]
         losses.append(float(np.mean(epoch)))
         if log:
-            log({"phase": "pretrain", "cycle": cycle + 1, "loss": round(losses[-1], 4)})
+            log({"phase": "pretrain", "cycle": cycle + 1, "loss": round(losses[-1], 4),
+                 "seconds": round(time.perf_counter() - start, 1)})
     return losses
 
 
@@ -249,10 +252,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pretrain-deals", type=int, default=5000, help="greedy deals to pretrain on (paper 5000)")
     parser.add_argument("--cycles", type=int, default=13, help="pretraining cycles (paper 13)")
     parser.add_argument("--epochs", type=int, default=4, help="epochs per pretraining cycle (paper 20)")
-    parser.add_argument("--selfplay-deals", type=int, default=1500, help="self-play deals at most (paper 5000)")
+    parser.add_argument("--selfplay-deals", type=int, default=500, help="self-play deals at most (paper 5000)")
     parser.add_argument("--replay", type=int, default=5200, help="replay capacity (paper 5200)")
     parser.add_argument("--epsilon", type=float, default=0.1, help="self-play exploration")
-    parser.add_argument("--adam-eps", type=float, default=CPU_ADAM_EPS, help="Adam's ε (default 1e-8; paper 0.1)")
+    parser.add_argument("--adam-eps", type=float, default=CPU_ADAM_EPS,
+                        help="Adam's ε in pretraining (default 1e-8; paper 0.1)")
+    parser.add_argument("--selfplay-adam-eps", type=float, default=ADAM_EPS, help="Adam's ε in self-play (paper 0.1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("runs/culhane"))
     parser.add_argument("--check-every", type=int, default=50)
@@ -269,10 +274,12 @@ def main(argv: list[str] | None = None) -> None:
     def log(row: dict[str, Any]) -> None:
         print(json.dumps(row), file=sys.stderr, flush=True)
 
-    command = " ".join(["python -m hearts_baselines.culhane.train", *(sys.argv[1:] if argv is None else argv)])
+    given = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--resume"]  # a resumed run is the same run
+    command = " ".join(["python -m hearts_baselines.culhane.train", *given])
     meta: dict[str, Any] = {"command": command, "seed": args.seed, "rules": RULES,
                             **{k: getattr(args, k) for k in ("pretrain_deals", "cycles", "epochs", "selfplay_deals",
-                                                              "replay", "epsilon", "adam_eps")}}
+                                                              "replay", "epsilon", "adam_eps",
+                                                              "selfplay_adam_eps")}}
     net = network.build(hidden)
     opt = optimizer(net, args.adam_eps)
     pretrained = args.out / "pretrained.pt"
@@ -280,13 +287,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.resume and pretrained.exists():
         net, _, _ = network.load(pretrained)
         net.train()
-        opt = optimizer(net, args.adam_eps)
     else:
         data = greedy_deals(args.pretrain_deals, args.seed)
         log({"phase": "data", "transitions": len(data), "seconds": round(time.perf_counter() - start, 1)})
         pretrain(net, opt, data, args.cycles, args.epochs, np.random.default_rng([args.seed, 1]), log)
         network.save(pretrained, net, hidden, {**meta, "phase": "pretrained"})
-        opt = optimizer(net, args.adam_eps)  # the paper resets the replay after pretraining; a fresh optimiser too
+    opt = optimizer(net, args.selfplay_adam_eps)  # the paper resets the replay after pretraining; a fresh optimiser too
     result = self_play(net, opt, args.out, args.selfplay_deals, args.replay, args.epsilon, args.seed,
                        args.check_every, args.check_deals, args.resume, log)
     chosen = torch.load(args.out / "best.pt", map_location="cpu", weights_only=True)
