@@ -270,3 +270,18 @@ def test_the_check_against_rule_players_is_deterministic():
 def test_best_legal_breaks_ties_to_the_lowest_card():
     values = np.zeros((1, 32))
     assert best_legal(values, np.array([0b1010_0000], np.uint64))[0] == 5
+
+
+def test_the_experiment_plays_the_rollout_agent_once_in_each_seat_and_tabulates(tmp_path):
+    from hearts_baselines.dutchnn import experiment
+
+    path = experiment.run("nnai2", n=2, games=4, out=tmp_path, jobs=1)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    rollout_seats = sorted(next(s for s, spec in enumerate(r["seating"]) if spec.startswith("pimc(")) for r in records)
+    assert rollout_seats == [0, 1, 2, 3] and all(r["rules"] == "dutch" for r in records)
+    figures = experiment.cell(records)
+    assert figures["games"] == 4 and figures["won"] + figures["lost"] == 4
+    assert figures["p_win_rollout"] + 3 * figures["p_win_per_nn"] == pytest.approx(1.0)
+    assert "| nnai2 | 2 | 4 |" in experiment.table(tmp_path)
+    with pytest.raises(ValueError, match="multiple of 4"):
+        experiment.run("nnai2", n=2, games=6, out=tmp_path, jobs=1)

@@ -83,9 +83,10 @@ def cell(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def table(out: Path) -> str:
     """Markdown tables of every results file in ``out``."""
     rows = []
-    for path in sorted(out.glob("*.jsonl")):
-        brain, n = path.stem.split("-n", 1)
-        rows.append((brain, n, cell(list(read_records(path)))))
+    for path in sorted(out.glob("*.jsonl"), key=lambda p: ("-eps" in p.stem, p.stem)):
+        brain, rest = path.stem.split("-n", 1)
+        n, _, epsilon = rest.partition("-eps")
+        rows.append((f"{brain} (ε = {epsilon})" if epsilon else brain, n, cell(list(read_records(path)))))
     lines = ["| brain | n | games | rollout won / lost | P(win) rollout [95 % CI] | P(win) per NN | "
              "final score rollout µ / σ / min | NN µ / σ / min | Welch t-test rollout − NN: p, 95 % CI | "
              "paired per game [95 % CI] |", "|" + "---|" * 10]
