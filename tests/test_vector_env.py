@@ -47,15 +47,17 @@ class _ScalarTwin:
         self.advance()
 
 
-@pytest.mark.parametrize("observation", ["rich", "paper260"])
+@pytest.mark.parametrize(("observation", "rules"), [
+    ("rich", "standard(game=deal)"), ("paper260", "standard(game=deal)"), ("dutch107", "dutch(game=deal)")])
 @pytest.mark.parametrize("reward", ["points", "zero_sum"])
 @pytest.mark.parametrize("opponents", ["greedy", "heuristic", "heuristic(moon_alarm=3, shoot=False)"])
-def test_rule_opponents_equal_the_scalar_engine(observation, reward, opponents):
+def test_rule_opponents_equal_the_scalar_engine(observation, rules, reward, opponents):
     """Each table against vectorized greedy/heuristic opponents (parameters included) is, move by move,
     the scalar engine with those agents as opponents: same observations, masks, rewards, final
-    observations and points."""
+    observations and points (the Dutch deck with its batch encoder too)."""
     n = 6
-    envs = HeartsVectorEnv(num_envs=n, observation=observation, opponents=opponents, seat="random", reward=reward)
+    envs = HeartsVectorEnv(num_envs=n, rules=rules, observation=observation, opponents=opponents, seat="random",
+                           reward=reward)
     obs, info = envs.reset(seed=3)
     encoder = make_encoder(observation, envs.rules)
     twins = [_ScalarTwin(envs, i) for i in range(n)]
