@@ -23,19 +23,23 @@ PROMPT = re.compile(r"(card to pass \w+ \(\d of \d\)|your card) > $")
 
 
 class Terminal:
-    """One tmux session running a command; the screen (with its scrollback) read back as text."""
+    """One tmux session running a command, on its own tmux server (``-L``: parallel test workers must not
+    share one — a server exits with its last session, under another worker's ``new-session``); the
+    screen (with its scrollback) read back as text."""
 
     def __init__(self, command: str):
         assert shutil.which("tmux"), "these tests drive a real terminal: install tmux (.ci/run does)"
         self.name = f"hearts-{uuid.uuid4().hex[:8]}"
         env = f"PYTHONPATH={ROOT / 'src'}:{ROOT / 'baselines'} OMP_NUM_THREADS=1"
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "150", "-y", "50",
-                        f"cd {ROOT} && {env} {sys.executable} -m hearts_env.cli {command}; sleep 60"], check=True)
-        subprocess.run(["tmux", "set-option", "-t", self.name, "history-limit", "20000"], check=True)
+        self.tmux("new-session", "-d", "-s", self.name, "-x", "150", "-y", "50",
+                  f"cd {ROOT} && {env} {sys.executable} -m hearts_env.cli {command}; sleep 60")
+        self.tmux("set-option", "-t", self.name, "history-limit", "20000")
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.name, *args], capture_output=True, text=True, check=True).stdout
 
     def screen(self) -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-J", "-S", "-", "-t", self.name], capture_output=True,
-                              text=True, check=True).stdout
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", self.name)
 
     def last_line(self) -> str:
         lines = [line for line in self.screen().splitlines() if line.strip()]
@@ -51,10 +55,10 @@ class Terminal:
         raise AssertionError(f"the terminal never showed what was expected; it shows:\n{self.screen()[-3000:]}")
 
     def send(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        self.tmux("send-keys", "-t", self.name, *keys)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run(["tmux", "-L", self.name, "kill-server"], capture_output=True)
 
 
 @pytest.fixture
