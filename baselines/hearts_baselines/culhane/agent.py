@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hearts_baselines.culhane import network
-from hearts_baselines.culhane.train import BUNDLED
+from hearts_baselines.culhane.train import BUNDLED, choose
 from hearts_baselines.culhane.transitions import check_rules
 from hearts_env import Phase, SeatView
 from hearts_env.agents import Agent, make_agent
@@ -51,5 +51,4 @@ class CulhaneAgent(Agent):
     def act(self, view: SeatView) -> int:
         if view.phase == Phase.PASS:
             return self.passer.act(view)
-        q = self.q_values(view)
-        return max(q, key=lambda c: (q[c], -c))  # the lowest card on ties
+        return choose(self.net, self._encoders[view.rules].encode(view), view.legal, 0.0, self.rng)

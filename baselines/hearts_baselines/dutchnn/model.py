@@ -10,13 +10,13 @@ layers), biases start at zero.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hearts_baselines.weightfiles import load_npz, save_npz
 from hearts_env.engine import PHASE_PLAY as PLAY
 
 FORMAT = "hearts_baselines.dutchnn/1"
@@ -74,28 +74,13 @@ class DutchNet:
 
     def save(self, path: str | Path, dtype: type = np.float64) -> None:
         """Write the network (``dtype=np.float32`` halves the file: the bundled brains)."""
-        header = {"format": FORMAT, "meta": self.meta}
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as f:  # a file object: np.savez would append ".npz" to other names
-            savez: Any = np.savez_compressed
-            savez(f, header=np.array(json.dumps(header)), **{n: getattr(self, n).astype(dtype) for n in SHAPES})
+        save_npz(path, {"format": FORMAT, "meta": self.meta}, {n: getattr(self, n).astype(dtype) for n in SHAPES})
 
     @classmethod
     def load(cls, path: str | Path) -> DutchNet:
         """The network at ``path``; a clear error for a missing, foreign or damaged file."""
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"dutchnn weights {str(path)!r} do not exist")
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(str(data["header"]))
-                if not isinstance(header, dict) or header.get("format") != FORMAT:
-                    found = header.get("format") if isinstance(header, dict) else None
-                    raise ValueError(f"format {found!r}, expected {FORMAT!r}")
-                arrays = {n: data[n] for n in SHAPES}
-        except (ValueError, KeyError, OSError, EOFError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{str(path)!r} is not a dutchnn weights file ({FORMAT}): {exc}") from None
-        return cls(**arrays, meta=header.get("meta", {}))
+        header, arrays = load_npz(path, FORMAT, "dutchnn", required=tuple(SHAPES))
+        return cls(**{n: arrays[n] for n in SHAPES}, meta=header.get("meta", {}))
 
 
 def best_legal(values: np.ndarray, legal: np.ndarray) -> np.ndarray:

@@ -31,6 +31,7 @@ from hearts_baselines.dutchnn.model import DutchNet, best_legal, table_cards
 from hearts_baselines.dutchnn.update import compiled
 from hearts_env import Deal, Phase, SeatView
 from hearts_env.encoders import make_encoder
+from hearts_env.encoders.dutch107 import Dutch107Encoder
 from hearts_env.engine import PHASE_PASS as PASS
 from hearts_env.engine import PHASE_PLAY as PLAY
 from hearts_env.rules import Rules, make_rules
@@ -49,11 +50,10 @@ def epsilon_at(deals_done: int) -> float:
 
 
 def check_rules(rules: Rules | str) -> Rules:
-    """The rules the networks can learn and play: the 32-card deck (their 32 outputs), no passing."""
+    """The rules the networks can learn and play: those of the ``dutch107`` encoding, the 32-card deck
+    (their 32 outputs); refused by name otherwise."""
     rules = make_rules(rules)
-    if rules.deck_obj.size != 32:
-        raise ValueError(f"dutchnn plays the 32-card Dutch deck (deck='dutch', e.g. rules='dutch'); these rules "
-                         f"use the {rules.deck_obj.size}-card {rules.deck!r} deck")
+    Dutch107Encoder.check_rules(rules)
     return rules
 
 
@@ -90,11 +90,9 @@ def play_batch(net: DutchNet, tables: VectorDeals, epsilon: float, rng: np.rando
         explore = rng.random(b) < epsilon
         random_cards = kth_cards(legal, rng.random(b))
         playing = live & (tables.phase == PLAY)
-        if not playing.all():  # passing (not in the thesis's rules), or finished tables
-            cards = np.where(live, random_cards, -1)
-            if not playing.any():
-                tables.step(cards)
-                continue
+        if not playing.any():  # passing (not in the thesis's rules): random, not learned
+            tables.step(np.where(live, random_cards, -1))
+            continue
         seats = tables.current.astype(np.intp)
         t = tables.trick_index.astype(np.intp)
         obs = encoder.encode(tables, seats)
@@ -105,11 +103,7 @@ def play_batch(net: DutchNet, tables: VectorDeals, epsilon: float, rng: np.rando
         actions[r, s, k] = cards[playing]
         before[r, s, k] = penalty_points(tables.taken[r, s], point_tables)
         tables.step(cards)
-    targets = -(tables.points[:, :, None] - before).astype(np.float64)
-    keep = actions.reshape(-1) >= 0
-    trick_of = np.broadcast_to(np.arange(tricks), (b, 4, tricks)).reshape(-1)
-    return Samples(x.reshape(-1, encoder.size)[keep], trick_of[keep], actions.reshape(-1)[keep],
-                   targets.reshape(-1)[keep])
+    return _samples(x, actions, before, tables.points)
 
 
 def play_deal(net: DutchNet, deal: Deal, epsilon: float, rng: np.random.Generator) -> Samples:
@@ -139,10 +133,17 @@ def play_deal(net: DutchNet, deal: Deal, epsilon: float, rng: np.random.Generato
         before[seat, t] = point_tables.penalty_points_of(view.taken[seat])
         deal.apply(card)
     assert deal.points is not None
-    targets = -(np.asarray(deal.points)[:, None] - before).astype(np.float64)
+    return _samples(x, actions, before, np.asarray(deal.points))
+
+
+def _samples(x: np.ndarray, actions: np.ndarray, before: np.ndarray, points: np.ndarray) -> Samples:
+    """The decisions recorded per (…, seat, trick) — ``actions`` −1 where none — as samples in that
+    order, each with its return from the deal's final points (``points`` (…, seat))."""
+    targets = -(points[..., None] - before).astype(np.float64)
     keep = actions.reshape(-1) >= 0
-    return Samples(x.reshape(-1, encoder.size)[keep], np.broadcast_to(np.arange(tricks), (4, tricks)).reshape(-1)[keep],
-                   actions.reshape(-1)[keep], targets.reshape(-1)[keep])
+    trick_of = np.broadcast_to(np.arange(actions.shape[-1]), actions.shape).reshape(-1)
+    return Samples(x.reshape(-1, x.shape[-1])[keep], trick_of[keep], actions.reshape(-1)[keep],
+                   targets.reshape(-1)[keep])
 
 
 def learn(net: DutchNet, samples: Samples, lr: float = LEARNING_RATE) -> float:

@@ -10,7 +10,6 @@ features of largest weight. As an evaluator for :class:`~hearts_baselines.search
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 
 from hearts_baselines.tdlambda import kernels
 from hearts_baselines.tdlambda.features import FeatureSet
+from hearts_baselines.weightfiles import load_npz, save_npz
 from hearts_env.engine import Deal
 from hearts_env.rules import Rules
 
@@ -143,30 +143,16 @@ class Model:
         """Write the model (``dtype=np.float32`` halves a bundled file)."""
         header = {"format": FORMAT, "task": self.task, "q_orders": list(self.q.orders) if self.q else None,
                   "hearts_orders": list(self.hearts.orders) if self.hearts else None, "meta": self.meta}
-        arrays_ = {"weights": self.weights.astype(dtype), "header": np.array(json.dumps(header))}
+        arrays_: dict[str, np.ndarray] = {"weights": self.weights.astype(dtype)}
         if self.q_keep is not None:
             arrays_["q_keep"] = self.q_keep.astype(np.int32)
         if self.hearts_keep is not None:
             arrays_["hearts_keep"] = self.hearts_keep.astype(np.int32)
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as f:  # a file object: np.savez would append ".npz" to a path without it
-            savez: Any = np.savez_compressed  # typed as if every keyword were allow_pickle
-            savez(f, **arrays_)
+        save_npz(path, header, arrays_)
 
     @classmethod
     def load(cls, path: str | Path) -> Model:
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"tdlambda weights {str(path)!r} do not exist")
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(str(data["header"]))
-                content = {name: data[name] for name in data.files}
-        except (ValueError, KeyError, OSError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{str(path)!r} is not a tdlambda weights file ({FORMAT}): {exc}") from None
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
-            found = header.get("format") if isinstance(header, dict) else None
-            raise ValueError(f"{str(path)!r} is not a tdlambda weights file: format {found!r}, expected {FORMAT!r}")
+        header, content = load_npz(path, FORMAT, "tdlambda", required=("weights",))
         q_orders, hearts_orders = header["q_orders"], header["hearts_orders"]
         return cls(header["task"],
                    FeatureSet(kernels.Q_SPACE, tuple(q_orders)) if q_orders else None,

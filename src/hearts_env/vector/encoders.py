@@ -157,18 +157,18 @@ class Dutch107Batch(BatchEncoder):
             out = np.empty((b, self.size), self.dtype)
         out[:, :96] = _unpack(np.stack([hand, played & ~table, table], axis=1), 32).reshape(b, 96)
         # the scalar slots in float64, as the scalar encoder computes them, then stored (rounded for uint8)
-        x = np.zeros((b, 11))
+        x = np.zeros((b, 10))  # slots 96–104, then 106 (105, the moon bit, is binary)
         playing = tables.phase == PLAY
         x[:, 0] = np.where(playing, ((seats - tables.leader) & 3) / 3, 0.0)
         rel = (seats[:, None] + np.arange(4)) & 3
         x[:, 1:5] = np.clip(tables.game_scores[rows[:, None], rel] / r.target, 0.0, 1.0)
         rps = self.tables.ranks_per_suit
         x[:, 5:9] = (rps - np.bitwise_count(played[:, None] & self.suits)) / rps
-        x[:, 10] = penalty_points(hand, self.tables) / r.penalty_total
+        x[:, 9] = penalty_points(hand, self.tables) / r.penalty_total
         if self.dtype == np.uint8:
             x = np.round(255 * x)
         out[:, 96:105] = x[:, :9]
-        out[:, 106] = x[:, 10]
+        out[:, 106] = x[:, 9]
         if self.moon_on:
             holders = ((tables.taken & self.scoring_cards) != 0).sum(axis=1)
             out[:, 105] = holders <= 1
