@@ -36,6 +36,25 @@ from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 FORCED_STYLES = ("normal", "moon", "breaker")
+UNIFORM_ROWS = 14
+"""Exploration draws per seat and deal, drawn when the deal starts: row 0 for the pass, row
+``1 + t`` for the play of trick ``t``; column 0 decides whether to explore (``u < ε``), column 1
+picks the random choice (the ``floor(u · n)``-th of ``n``). The batched trainer reads the same
+draws, so a batch of tables plays exactly what these seats would play one deal at a time."""
+
+
+def afterstate_logits(net: ValueNet, pre: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """``(B, K)`` output logits of the afterstates of playing ``cards[b, k]`` from the states whose
+    hidden pre-activations are ``pre[b]``: the card moves from my hand to "on the table by me"."""
+    delta = net.input_rows(5 * cards + MINE_ON_TABLE) - net.input_rows(5 * cards + HAND)
+    return net.logits(pre[:, None, :] + delta)
+
+
+def pass_set_logits(net: ValueNet, pre: np.ndarray, free: np.ndarray, combos: np.ndarray) -> np.ndarray:
+    """``(B, C)`` output logits of passing the sets ``free[b, combos[c]]`` from hands whose passing
+    state (nothing selected yet) has hidden pre-activations ``pre[b]``."""
+    extra = net.input_rows(N + free)
+    return net.logits(pre[:, None, :] + extra[:, combos].sum(axis=2))
 
 
 @dataclass
@@ -80,11 +99,11 @@ class Brain:
         self.breaker_threshold = nets.breaker_threshold if breaker_threshold is None else breaker_threshold
         self.use_moon = use_moon
         self.use_breaker = use_breaker
-        self.rng = np.random.default_rng()
-        self.new_deal(self.rng)
+        self.new_deal(None)
 
-    def new_deal(self, rng: np.random.Generator) -> None:
-        self.rng = rng
+    def new_deal(self, rng: np.random.Generator | None) -> None:
+        """Start a deal; draws the deal's exploration uniforms from ``rng`` (see :data:`UNIFORM_ROWS`)."""
+        self.uniforms = None if rng is None else rng.random((UNIFORM_ROWS, 2))
         self.records = Records()
         self.style: str | None = None
         self.moon_probability = float("nan")
@@ -136,12 +155,12 @@ class Brain:
         row = play_row(play_positions(view))
         name = self._play_net(view, row)
         legal = np.array(cards(view.legal), dtype=np.int16)
-        if len(legal) > 1 and self._explores(name):
-            i = int(self.rng.integers(len(legal)))
+        u = 1 + view.trick_index
+        if len(legal) > 1 and self._explores(name, u):
+            i = int(self._draw(u) * len(legal))
         elif len(legal) > 1:
             net: ValueNet = self.nets[name]
-            pre = net.pre_hidden(row) + net.W1[5 * legal + MINE_ON_TABLE] - net.W1[5 * legal + HAND]
-            i = int(np.argmax(net.logits(pre)))
+            i = int(np.argmax(afterstate_logits(net, net.hidden_pre_of_rows(row[None]), legal[None])[0]))
         else:
             i = 0
         card = int(legal[i])
@@ -162,21 +181,28 @@ class Brain:
             self.records.passing = (name, pass_row(view.hand, chosen))
         return self._pass_plan.pop(0)
 
-    def _explores(self, name: str) -> bool:
+    def _explores(self, name: str, row: int) -> bool:
         if not self.epsilon or (self.explore is not None and name not in self.explore):
             return False
-        return bool(self.rng.random() < self.epsilon)
+        return bool(self._uniforms()[row, 0] < self.epsilon)
+
+    def _draw(self, row: int) -> float:
+        return float(self._uniforms()[row, 1])
+
+    def _uniforms(self) -> np.ndarray:
+        if self.uniforms is None:
+            raise RuntimeError("a Brain that explores needs new_deal(rng) at the start of each deal")
+        return self.uniforms
 
     def _choose_passes(self, hand: int, passed: int, free: list[int], k: int) -> list[int]:
         combos = _combinations(len(free), k)
         name = "pass_moon" if self.style == "moon" else "pass_normal"
-        if self.random_passes or self._explores(name):
-            pick = combos[int(self.rng.integers(len(combos)))]
+        if self.random_passes or self._explores(name, 0):
+            pick = combos[int(self._draw(0) * len(combos))]
         else:
             net: ValueNet = self.nets[name]
-            pre = net.pre_hidden(pass_row(hand, passed))
-            extra = net.W1[N + np.array(free)]
-            pick = combos[int(np.argmax(net.logits(pre + extra[combos].sum(axis=1))))]
+            pre = net.hidden_pre_of_rows(pass_row(hand, passed)[None])
+            pick = combos[int(np.argmax(pass_set_logits(net, pre, np.array(free)[None], combos)[0]))]
         return [free[i] for i in pick]
 
 

@@ -12,16 +12,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hearts_baselines.subagents.features import PLAY_SIZE, dense
+from hearts_baselines.subagents.batch import Seats, collect_batch, play_batch
 from hearts_baselines.subagents.net import ValueNet
 from hearts_baselines.subagents.policy import Brain
 from hearts_baselines.subagents.replay import Replay
 from hearts_baselines.subagents.rewards import MOON_TOTAL, DealFacts
 from hearts_baselines.subagents.selfplay import Samples, collect, play_deal
 from hearts_baselines.subagents.tables import brains, moon_deal, random_deal
-from hearts_baselines.subagents.weights import NET_INPUTS, NetSet
+from hearts_baselines.subagents.update import train_rows
+from hearts_baselines.subagents.weights import NetSet
 from hearts_env.engine import Deal
 from hearts_env.rules import Rules
+from hearts_env.vector import VectorDeals
 
 Table = tuple[Deal, list[Brain], dict[int, set[str]]]
 """A deal, its four brains, and the networks each learning seat trains."""
@@ -39,6 +41,8 @@ class Context:
     """States kept per network for SGD minibatches."""
     replay_ratio: float = 4.0
     """SGD minibatch rows per new state (each state is used about this many times)."""
+    engine: str = "batch"
+    """``"batch"`` (the batched engine) or ``"scalar"`` (one deal at a time; the reference)."""
 
 
 def epsilon(ctx: Context, done: int, total: int) -> float:
@@ -56,12 +60,8 @@ def train_samples(nets: NetSet, samples: Samples, replay: Replay, ctx: Context,
             continue
         replay.add(name, rows, y)
         steps = max(1, round(len(y) * ctx.replay_ratio / ctx.minibatch))
-        batch = [replay.sample(name, ctx.minibatch, rng) for _ in range(steps)]
-        x = dense(np.concatenate([b[0] for b in batch]), NET_INPUTS[name])
-        target = np.concatenate([b[1] for b in batch])
-        net = nets[name]
-        losses[name] = float(np.mean([net.sgd_step(x[k:k + ctx.minibatch], target[k:k + ctx.minibatch], ctx.lr)
-                                      for k in range(0, len(target), ctx.minibatch)]))
+        batch_rows, target = replay.sample(name, steps * ctx.minibatch, rng)
+        losses[name] = train_rows(nets[name], batch_rows, target, ctx.lr, ctx.minibatch)
     samples.clear()
     return losses
 
@@ -96,35 +96,6 @@ def breaker_table(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, 
     return moon_deal(ctx.rules, rng, nets, shooter, True), seats, {breaker: {"play_breaker"}}
 
 
-EVAL_DEALS = 40
-
-
-def eval_vs_greedy(ctx: Context, nets: NetSet, random_passes: bool, deals: int = EVAL_DEALS) -> float:
-    """Mean points of one normal seat (no exploration) against three ``greedy`` seats, over fixed deals."""
-    from hearts_env.agents import make_agent
-    from hearts_env.views import SeatView
-
-    rng = np.random.default_rng(12345)
-    points = []
-    for i in range(deals):
-        deal = random_deal(ctx.rules, rng)
-        me = i % 4
-        brain = Brain(nets, style="normal", random_passes=random_passes)
-        brain.new_deal(np.random.default_rng(i))
-        others = {s: make_agent("greedy") for s in range(4) if s != me}
-        for s, agent in others.items():
-            agent.reset(ctx.rules, s, [i, s])
-        while not deal.is_over:
-            seat = deal.current
-            view = SeatView.of(deal, seat)
-            if seat == me:
-                deal.apply(brain.act(view))
-            else:
-                deal.apply(others[seat].act(view))
-        points.append(deal.points[me])  # type: ignore[index]
-    return float(np.mean(points))
-
-
 def metric(facts: list[DealFacts], table: Table) -> float:
     """The learning curve's score of a deal: the learning seats' points received, or for a moon
     seat 1 if it shot the moon, or for a breaker 1 if another seat shot the moon."""
@@ -136,26 +107,40 @@ def metric(facts: list[DealFacts], table: Table) -> float:
         elif "play_breaker" in learn:
             values.append(float(facts[s].moon_shooter not in (None, s)))
         else:
-            return float("nan")  # self-play points average 6.5: scored by eval_vs_greedy instead
+            return float("nan")  # self-play points average 6.5: scored against heuristic instead (train.py)
     return float(np.mean(values))
 
 
 def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., Table], start: int, stop: int, total: int,
              rng: np.random.Generator, progress: Callable[[int], None], replay: Replay) -> tuple[float, float]:
-    """Deals ``start..stop-1`` of a reinforcement step; (mean loss, mean metric) of the chunk."""
+    """Deals ``start..stop-1`` of a reinforcement step; (mean loss, mean metric) of the chunk.
+
+    Deals are played ``ctx.batch_deals`` at a time with frozen networks, then one SGD pass
+    (:func:`train_samples`) learns from them. ``ctx.engine`` ``"batch"`` plays them at once on the
+    batched engine (:mod:`~.batch`), ``"scalar"`` one by one on the scalar engine; both draw the same
+    random numbers in the same order and train on the same samples (tested bit for bit)."""
     samples = Samples()
     losses: list[float] = []
     scores: list[float] = []
-    for i in range(start, stop):
-        table = make(ctx, nets, rng, i, epsilon(ctx, i, total))
-        deal, seats, learners = table
-        facts = play_deal(deal, seats, rng)
-        for s, learn in learners.items():
-            collect(seats[s], facts[s], learn, samples)
-        scores.append(metric(facts, table))
-        if (i + 1 - start) % ctx.batch_deals == 0 or i + 1 == stop:
-            losses.extend(train_samples(nets, samples, replay, ctx, rng).values())
-        progress(1)
+    for first in range(start, stop, ctx.batch_deals):
+        tables = []
+        for i in range(first, min(stop, first + ctx.batch_deals)):
+            table = make(ctx, nets, rng, i, epsilon(ctx, i, total))
+            if ctx.engine == "scalar":
+                facts = play_deal(table[0], table[1], rng)
+                for s, learn in table[2].items():
+                    collect(table[1][s], facts[s], learn, samples)
+                scores.append(metric(facts, table))
+            else:
+                for brain in table[1]:
+                    brain.new_deal(rng)
+                tables.append(table)
+        if tables:
+            played = play_batch(nets, VectorDeals.from_deals([t[0] for t in tables]), Seats.of([t[1] for t in tables]))
+            collect_batch(played, [t[2] for t in tables], samples)
+            scores.extend(metric(played.facts[k], t) for k, t in enumerate(tables))
+        losses.extend(train_samples(nets, samples, replay, ctx, rng).values())
+        progress(min(stop, first + ctx.batch_deals) - first)
     return float(np.mean(losses)) if losses else float("nan"), float(np.mean(scores))
 
 
@@ -187,25 +172,123 @@ def breaker_labels(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int)
     return rows, labels
 
 
+def moon_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first: int, stop: int,
+                     random_passes: bool, filtered: bool, counterfactual: bool = False) -> dict[str, np.ndarray]:
+    """:func:`moon_labels` for deals ``first..stop-1`` at once on the batched engine: ``rows`` (the
+    moon seat's dealt hand), ``labels``, ``attempt`` (its points when it plays the moon style) and,
+    with ``counterfactual``, ``normal`` (its points when it plays the same deal the normal way —
+    what the calibrated threshold compares; NaN otherwise)."""
+    deals, tables = [], []
+    for i in range(first, stop):
+        seat = i % 4
+        deal = moon_deal(ctx.rules, rng, nets, seat, filtered)
+        for style in ("moon", "normal") if counterfactual else ("moon",):
+            seats = brains(nets, [style if s == seat else "normal" for s in range(4)], [0.0] * 4, random_passes)
+            for brain in seats:
+                brain.new_deal(rng)
+            deals.append(deal)
+            tables.append(seats)
+    played = play_batch(nets, VectorDeals.from_deals(deals), Seats.of(tables))
+    step = 2 if counterfactual else 1
+    t = np.arange(0, len(deals), step)
+    seat = np.arange(first, stop) % 4
+    taken = np.array([played.facts[k][s].taken for k, s in zip(t, seat)])
+    points = played.points.astype(np.float64)
+    return {"rows": played.moon_rows[t, seat], "labels": (taken == MOON_TOTAL).astype(np.float32),
+            "attempt": points[t, seat],
+            "normal": points[t + 1, seat] if counterfactual else np.full(len(t), np.nan)}
+
+
+def breaker_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first: int,
+                        stop: int) -> dict[str, np.ndarray]:
+    """:func:`breaker_labels` for deals ``first..stop-1`` at once on the batched engine, in the same order."""
+    deals, tables, shooters = [], [], []
+    for i in range(first, stop):
+        shooter = i % 4
+        deal = moon_deal(ctx.rules, rng, nets, shooter, True)
+        seats = brains(nets, ["moon" if s == shooter else "normal" for s in range(4)], [0.0] * 4)
+        for brain in seats:
+            brain.new_deal(rng)
+        deals.append(deal)
+        tables.append(seats)
+        shooters.append(shooter)
+    played = play_batch(nets, VectorDeals.from_deals(deals), Seats.of(tables))
+    table, seat, rows, holder = played.threats
+    keep = seat != np.array(shooters, dtype=np.intp)[table] if len(table) else np.zeros(0, bool)
+    order = np.lexsort((seat[keep], table[keep]))  # the scalar order: table by table, seat by seat
+    table, seat, rows, holder = table[keep][order], seat[keep][order], rows[keep][order], holder[keep][order]
+    labels = np.array([played.facts[t][s].moon_shooter == h for t, s, h in zip(table, seat, holder)], np.float32)
+    return {"rows": rows.reshape(-1, 52), "labels": labels}
+
+
 def fit_classifier(net: ValueNet, rows: np.ndarray, labels: np.ndarray, ctx: Context, epochs: int,
                    threshold: float, rng: np.random.Generator) -> dict[str, float]:
-    """Fit a decision network (sigmoid output, MSE, SGD) on 80% of the data, positives oversampled to
-    balance the classes; test statistics on the other 20%."""
+    """Fit a decision network (sigmoid output, MSE, SGD) on 80% of the data as it comes (no
+    resampling: the output estimates the probability of the label, so a threshold means what it
+    says); test statistics on the other 20%, with a reliability table (mean output vs observed rate
+    per output decile)."""
     order = rng.permutation(len(labels))
     cut = int(0.8 * len(labels))
     train, test = order[:cut], order[cut:]
-    pos, neg = train[labels[train] > 0.5], train[labels[train] <= 0.5]
-    if len(pos) and len(neg):
-        train = np.concatenate([neg, rng.choice(pos, size=len(neg), replace=True)])
-    x, y = dense(rows[train], PLAY_SIZE), labels[train]
     for _ in range(epochs):
-        net.fit_epoch(x, y, ctx.lr, ctx.minibatch, rng)
-    p = net.predict(dense(rows[test], PLAY_SIZE)) if len(test) else np.zeros(0)
+        shuffled = train[rng.permutation(len(train))]
+        train_rows(net, rows[shuffled], labels[shuffled], ctx.lr, ctx.minibatch)
+    p = net.values_of_rows(rows[test]) if len(test) else np.zeros(0)
     yt = labels[test]
     above = p > threshold
+    bins = np.quantile(p, np.linspace(0, 1, 11)) if len(test) else np.zeros(0)
+    which = np.clip(np.searchsorted(bins, p, side="right") - 1, 0, 9) if len(test) else np.zeros(0, int)
+    reliability = [[float(p[which == k].mean()), float(yt[which == k].mean()), int((which == k).sum())]
+                   for k in range(10) if (which == k).any()]
     return {"samples": float(len(labels)), "positive_rate": float(labels.mean()) if len(labels) else 0.0,
             "test_mse": float(np.mean((p - yt) ** 2)) if len(test) else float("nan"),
             "test_accuracy": float(np.mean((p > 0.5) == (yt > 0.5))) if len(test) else float("nan"),
             "test_above_threshold": float(above.mean()) if len(test) else 0.0,
             "test_success_above_threshold": float(yt[above].mean()) if above.any() else float("nan"),
-            "test_success_below_threshold": float(yt[~above].mean()) if (~above).any() else float("nan")}
+            "test_success_below_threshold": float(yt[~above].mean()) if (~above).any() else float("nan"),
+            "reliability": reliability}  # type: ignore[dict-item]
+
+
+def calibrate_moon(net: ValueNet, data: dict[str, np.ndarray]) -> dict[str, float]:
+    """The moonshot threshold that minimises the seat's points on hands played both ways
+    (``data`` from :func:`moon_label_batch` with ``counterfactual``): attempt where the decision
+    network's output exceeds it. Candidates: every output on the data, and "never" (above 1)."""
+    p = net.values_of_rows(data["rows"])
+    attempt, normal = data["attempt"], data["normal"]
+    order = np.argsort(-p)
+    # points if the top-k hands attempt and the others play normally, for k = 0..n
+    gain = np.concatenate([[0.0], np.cumsum((attempt - normal)[order])])
+    k = int(np.argmin(gain))
+    threshold = 1.0 if k == 0 else float(p[order[k - 1]] - 1e-12)
+    above = p > threshold
+    return {"threshold": threshold, "hands": float(len(p)), "attempt_rate": float(above.mean()),
+            "points_never": float(normal.mean()), "points_calibrated": float(normal.mean() + gain[k] / len(p)),
+            "success_above": float(data["labels"][above].mean()) if above.any() else float("nan")}
+
+
+BREAKER_CANDIDATES = (0.3, 0.5, 0.7, 0.8, 0.9, 0.96, 0.99, 1.01)
+
+
+def calibrate_breaker(ctx: Context, nets: NetSet, rng: np.random.Generator, deals: int,
+                      candidates: tuple[float, ...] = BREAKER_CANDIDATES) -> dict[str, object]:
+    """The breaker threshold that minimises the points of the seats that use it, measured by play:
+    the same ``deals`` deals (half plain deals with four normal seats, half decision-filtered deals
+    with one moon seat, as the breaker's training data) played with each candidate threshold by the
+    normal seats. Returns the best threshold and every candidate's mean points."""
+    plain, moon = deals // 2, deals - deals // 2
+    base = [(random_deal(ctx.rules, rng), None) for _ in range(plain)]
+    base += [(moon_deal(ctx.rules, rng, nets, i % 4, True), i % 4) for i in range(moon)]
+    points = {}
+    for t in candidates:
+        tables = []
+        for _, shooter in base:
+            seats = brains(nets, ["moon" if s == shooter else "normal" for s in range(4)], [0.0] * 4)
+            for brain in seats:
+                brain.breaker_threshold = t
+                brain.new_deal(rng)  # no exploration: the draws are not used
+            tables.append(seats)
+        played = play_batch(nets, VectorDeals.from_deals([d for d, _ in base]), Seats.of(tables))
+        users = np.array([[s != shooter for s in range(4)] for _, shooter in base])
+        points[t] = float(played.points[users].mean())
+    best = min(points, key=lambda t: points[t])
+    return {"threshold": best, "deals": deals, "points": {str(k): v for k, v in points.items()}}

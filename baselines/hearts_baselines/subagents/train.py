@@ -41,13 +41,18 @@ from typing import Any
 import numpy as np
 
 from hearts_baselines.subagents import steps as S
+from hearts_baselines.subagents.batch import versus
 from hearts_baselines.subagents.replay import Replay
 from hearts_baselines.subagents.weights import BUNDLED, MOON_THRESHOLD, NetSet, WeightsError, load, save
 from hearts_env.rules import make_rules
 
 STAGES = ("play", "decide", "pass", "finetune")
-FINETUNE_EPS = (0.5, 0.2)
 CHUNKS = 20
+DEFAULT_DEALS = 400_000
+DEFAULT_REPEATS = 1
+EVAL_DEALS = 1000
+EARLIER_ROUND_DATA = 0.2
+"""Decision datasets of the rounds before the last, as a fraction of ``--moon-samples`` / ``--breaker-samples``."""
 
 
 @dataclass(frozen=True)
@@ -55,31 +60,37 @@ class Step:
     stage: str
     name: str
     fraction: float
-    """Deals as a fraction of ``--deals``."""
+    """Reinforcement steps: deals as a fraction of ``--deals``. Decision steps: samples as a fraction
+    of ``--moon-samples`` / ``--breaker-samples``."""
     kind: str
     """``rl``, ``decide_moon`` or ``decide_breaker``."""
     table: Callable[..., S.Table] | None = None
     net: str = ""
     options: tuple[bool, bool] = (False, False)
     """Decision steps on moon hands: (random passes, filtered deals)."""
-    eps: tuple[float, float] | None = None
-    """Exploration (start, end) of the step; None = ``--eps-start``/``--eps-end``."""
+    calibrate: bool = False
+    """Decision steps: set the network's threshold by calibration (see :mod:`.steps`)."""
 
 
 STEPS = (
     Step("play", "play_normal", 1.0, "rl", S.normal_table({"play_normal"}, random_passes=True)),
     Step("play", "play_moon", 0.5, "rl", S.moon_table({"play_moon"}, random_passes=True, filtered=False)),
-    Step("decide", "decide_moon_early", 0.25, "decide_moon", net="decide_moon", options=(True, False)),
+    Step("decide", "decide_moon_early", 0.1, "decide_moon", net="decide_moon", options=(True, False)),
     Step("pass", "pass_normal", 0.5, "rl", S.normal_table({"pass_normal"}, random_passes=False)),
     Step("pass", "pass_moon", 0.25, "rl", S.moon_table({"pass_moon"}, random_passes=False, filtered=True)),
-    Step("finetune", "finetune_normal", 0.75, "rl", S.normal_table({"pass_normal", "play_normal"}, False),
-         eps=FINETUNE_EPS),
-    Step("finetune", "finetune_moon", 0.4, "rl", S.moon_table({"pass_moon", "play_moon"}, False, True),
-         eps=FINETUNE_EPS),
-    Step("finetune", "decide_moon", 0.25, "decide_moon", net="decide_moon", options=(False, True)),
+    Step("finetune", "finetune_normal", 0.75, "rl", S.normal_table({"pass_normal", "play_normal"}, False)),
+    Step("finetune", "finetune_moon", 0.4, "rl", S.moon_table({"pass_moon", "play_moon"}, False, True)),
+    Step("finetune", "decide_moon", 1.0, "decide_moon", net="decide_moon", options=(False, False), calibrate=True),
     Step("finetune", "play_breaker", 0.4, "rl", S.breaker_table),
-    Step("finetune", "decide_breaker", 0.15, "decide_breaker", net="decide_breaker"),
+    Step("finetune", "decide_breaker", 1.0, "decide_breaker", net="decide_breaker", calibrate=True),
 )
+"""One round of the pipeline; ``--repeats`` runs it again from the previous round's networks."""
+
+
+def steps_for(repeats: int) -> list[tuple[Step, int]]:
+    """(step, round) of a run of ``repeats`` rounds; rounds after the first name their steps ``…_rN``."""
+    return [(dataclasses.replace(step, name=step.name if r == 1 else f"{step.name}_r{r}"), r)
+            for r in range(1, repeats + 1) for step in STEPS]
 
 
 def _path(out: Path, index: int, step: Step, suffix: str = ".npz") -> Path:
@@ -87,31 +98,40 @@ def _path(out: Path, index: int, step: Step, suffix: str = ".npz") -> Path:
 
 
 def _start_nets(out: Path, index: int, args: argparse.Namespace) -> NetSet:
+    plan = steps_for(args.repeats)
     if index == 0:
         nets = NetSet.fresh(args.hidden, args.seed)
         nets.moon_threshold = nets.breaker_threshold = args.threshold
         return nets
-    prev = _path(out, index - 1, STEPS[index - 1])
+    prev = _path(out, index - 1, plan[index - 1][0])
     if not prev.exists():
-        raise SystemExit(f"step {STEPS[index].name} needs {prev}: run stage {STEPS[index - 1].stage!r} first")
+        raise SystemExit(f"step {plan[index][0].name} needs {prev}: run stage {plan[index - 1][0].stage!r} first")
     return load(prev)
 
 
 def _check(info: dict[str, Any], total: int, path: Path) -> None:
     if info.get("total") != total:
-        raise SystemExit(f"{path} was made for {info.get('total')} deals, this run asks {total}: "
-                         "use the same --deals, or another --out")
+        raise SystemExit(f"{path} was made for {info.get('total')} deals or samples, this run asks {total}: "
+                         "use the same sizes, or another --out")
+
+
+def _total(step: Step, round_: int, args: argparse.Namespace) -> int:
+    if step.kind == "rl":
+        return max(args.checkpoints, round(step.fraction * args.deals))
+    base = args.moon_samples if step.kind == "decide_moon" else args.breaker_samples
+    scale = 1.0 if round_ == args.repeats else EARLIER_ROUND_DATA
+    return max(args.checkpoints, round(step.fraction * base * scale))
 
 
 def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) -> dict[str, Any]:
     """Run (or resume, or skip if done) step ``index``; its info."""
     from tqdm import tqdm
 
-    step = STEPS[index]
+    step, round_ = steps_for(args.repeats)[index]
     final = _path(out, index, step)
     if final.exists():
         return load(final).info
-    total = max(args.checkpoints, round(step.fraction * args.deals))
+    total = _total(step, round_, args)
     partial = _path(out, index, step, ".partial.npz")
     data_path = _path(out, index, step, ".data.npz")
     if partial.exists():
@@ -120,39 +140,43 @@ def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) ->
         _check(info, total, partial)
     else:
         nets = _start_nets(out, index, args)
-        info = {"step": step.name, "stage": step.stage, "total": total, "done": 0, "curve": [], "seconds": 0.0}
-    rows: list[np.ndarray] = []
-    labels: list[float] = []
-    if step.kind != "rl" and data_path.exists():
+        info = {"step": step.name, "stage": step.stage, "round": round_, "total": total, "done": 0, "deals": 0,
+                "curve": [], "seconds": 0.0}
+    data: dict[str, list[np.ndarray]] = {"rows": [], "labels": []}
+    if step.kind != "rl" and data_path.exists() and info["done"]:
         with np.load(data_path) as d:
-            rows, labels = list(d["rows"]), list(d["labels"])
-    bar = tqdm(total=total, initial=info["done"], desc=f"{step.stage}/{step.name}", unit="deal",
-               disable=args.quiet, dynamic_ncols=True)
+            data = {"rows": [d["rows"]], "labels": [d["labels"]]}
+    bar = tqdm(total=total, initial=info["done"], desc=f"{step.stage}/{step.name}",
+               unit="deal" if step.kind == "rl" else "sample", disable=args.quiet, dynamic_ncols=True)
     size = -(-total // args.checkpoints)
     replay = Replay(args.replay)  # not checkpointed: a resumed step refills it
-    step_ctx = ctx if step.eps is None else dataclasses.replace(ctx, eps_start=step.eps[0], eps_end=step.eps[1])
     while info["done"] < total:
         t0 = time.perf_counter()
         start, stop = info["done"], min(total, info["done"] + size)
         rng = np.random.default_rng([args.seed, index, start])
         if step.kind == "rl":
-            loss, score = S.rl_chunk(step_ctx, nets, step.table, start, stop, total, rng, bar.update,  # type: ignore[arg-type]
+            loss, score = S.rl_chunk(ctx, nets, step.table, start, stop, total, rng, bar.update,  # type: ignore[arg-type]
                                      replay)
             if np.isnan(score):
-                score = S.eval_vs_greedy(ctx, nets, random_passes=step.stage == "play", deals=args.eval_deals)
+                mine, others = versus(nets, "heuristic", args.eval_deals, seed=args.seed, rules=args.rules,
+                                      random_passes=step.stage == "play")
+                score = mine - others
             info["curve"].append([stop, loss, score])
             bar.set_postfix(loss=f"{loss:.4f}", score=f"{score:.3f}")
         else:
-            for i in range(start, stop):
-                if step.kind == "decide_moon":
-                    r, lab = S.moon_labels(ctx, nets, rng, i, *step.options)
-                else:
-                    r, lab = S.breaker_labels(ctx, nets, rng, i)
-                rows.extend(r)
-                labels.extend(lab)
-                bar.update(1)
-            np.savez(data_path, rows=np.array(rows, dtype=np.int16).reshape(-1, 52),
-                     labels=np.array(labels, dtype=np.float32))
+            got = 0
+            while got < stop - start:
+                first = info["deals"]
+                last = first + (stop - start - got if step.kind == "decide_moon" else args.label_batch)
+                chunk = (S.moon_label_batch(ctx, nets, rng, first, last, *step.options) if step.kind == "decide_moon"
+                         else S.breaker_label_batch(ctx, nets, rng, first, last))
+                keep = min(len(chunk["labels"]), stop - start - got)
+                data["rows"].append(chunk["rows"][:keep])
+                data["labels"].append(chunk["labels"][:keep])
+                got += keep
+                info["deals"] = last
+                bar.update(keep)
+            np.savez(data_path, rows=np.concatenate(data["rows"]), labels=np.concatenate(data["labels"]))
         info["done"] = stop
         info["seconds"] += time.perf_counter() - t0
         nets.info = info
@@ -161,10 +185,16 @@ def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) ->
     if step.kind != "rl":
         t0 = time.perf_counter()
         rng = np.random.default_rng([args.seed, index, total])
+        rows, labels = np.concatenate(data["rows"]), np.concatenate(data["labels"])
         threshold = nets.moon_threshold if step.net == "decide_moon" else nets.breaker_threshold
-        info["classifier"] = S.fit_classifier(nets[step.net], np.array(rows, dtype=np.int16).reshape(-1, 52),
-                                              np.array(labels, dtype=np.float32), ctx, args.decision_epochs,
-                                              threshold, rng)
+        info["classifier"] = S.fit_classifier(nets[step.net], rows, labels, ctx, args.decision_epochs, threshold, rng)
+        if step.calibrate and step.kind == "decide_moon":
+            hands = S.moon_label_batch(ctx, nets, rng, 0, args.calibration_hands, *step.options, counterfactual=True)
+            info["calibration"] = S.calibrate_moon(nets[step.net], hands)
+            nets.moon_threshold = info["calibration"]["threshold"]
+        elif step.calibrate:
+            info["calibration"] = S.calibrate_breaker(ctx, nets, rng, args.calibration_deals)
+            nets.breaker_threshold = float(info["calibration"]["threshold"])
         info["seconds"] += time.perf_counter() - t0
     nets.info = info
     save(nets, final)
@@ -202,26 +232,47 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="runs/subagents", help="run directory (checkpoints, curves, result)")
     p.add_argument("--stage", default="all", choices=("all", *STAGES), help="stage to run (default all)")
-    p.add_argument("--deals", type=int, default=40000, help="deals of the first step; others in proportion")
+    p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="deals of the first step; others in proportion")
+    p.add_argument("--repeats", type=int, default=DEFAULT_REPEATS,
+                   help="rounds of the whole pipeline, each from the previous round's networks (paper: repeated)")
     p.add_argument("--rules", default="standard", help="rules spec (paper 000 = standard)")
     p.add_argument("--hidden", type=int, default=64, help="hidden units of every network")
     p.add_argument("--lr", type=float, default=1.0, help="SGD learning rate")
-    p.add_argument("--batch-deals", type=int, default=16, help="deals between SGD passes")
+    p.add_argument("--engine", default="batch", choices=("batch", "scalar"),
+                   help="self-play on the batched engine, or one deal at a time (the reference; same result)")
+    p.add_argument("--batch-deals", type=int, default=512, help="deals played between SGD passes")
     p.add_argument("--minibatch", type=int, default=32, help="SGD minibatch size")
-    p.add_argument("--eps-start", type=float, default=1.0,
-                   help="exploration at the start of each step (1 = random play); fine-tuning: 0.5")
-    p.add_argument("--eps-end", type=float, default=1.0, help="exploration at the end of each step; fine-tuning: 0.2")
+    p.add_argument("--eps-start", type=float, default=0.3, help="exploration (ε-greedy) at the start of each step")
+    p.add_argument("--eps-end", type=float, default=0.05, help="exploration at the end of each step")
     p.add_argument("--replay", type=int, default=200_000, help="states kept per network for SGD minibatches")
     p.add_argument("--replay-ratio", type=float, default=8.0, help="SGD rows per new state")
-    p.add_argument("--decision-epochs", type=int, default=30, help="epochs of the decision classifiers")
-    p.add_argument("--threshold", type=float, default=MOON_THRESHOLD, help="decision thresholds (paper: 0.96)")
+    p.add_argument("--moon-samples", type=int, default=1_000_000,
+                   help="hands labelled for the moonshot decision network (paper: 1 M)")
+    p.add_argument("--breaker-samples", type=int, default=1_000_000,
+                   help="threat states labelled for the breaker decision network (paper: 1 M)")
+    p.add_argument("--label-batch", type=int, default=2048, help="deals per batch of breaker labelling")
+    p.add_argument("--calibration-hands", type=int, default=100_000,
+                   help="hands played both ways to calibrate the moonshot threshold")
+    p.add_argument("--calibration-deals", type=int, default=20_000,
+                   help="deals played per candidate breaker threshold")
+    p.add_argument("--decision-epochs", type=int, default=10, help="epochs of the decision classifiers")
+    p.add_argument("--threshold", type=float, default=MOON_THRESHOLD,
+                   help="decision thresholds before calibration (paper: 0.96)")
     p.add_argument("--checkpoints", type=int, default=CHUNKS, help="checkpoints (and curve points) per step")
-    p.add_argument("--eval-deals", type=int, default=S.EVAL_DEALS,
-                   help="deals against three greedy seats scoring each curve point of the normal steps")
+    p.add_argument("--eval-deals", type=int, default=EVAL_DEALS,
+                   help="deals (x 4 rotations) against three heuristic seats scoring each curve point of a normal step")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bundle", action="store_true", help="copy the result to the package's bundled weights")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    for name in ("deals", "repeats", "batch_deals", "minibatch", "moon_samples", "breaker_samples", "label_batch",
+                 "calibration_hands", "calibration_deals", "checkpoints", "eval_deals", "hidden"):
+        if getattr(args, name) < 1:
+            p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    for name in ("eps_start", "eps_end"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            p.error(f"--{name.replace('_', '-')} is a probability in [0, 1], got {getattr(args, name)}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -229,21 +280,22 @@ def main(argv: list[str] | None = None) -> Path:
     out = Path(args.out)
     (out / "steps").mkdir(parents=True, exist_ok=True)
     ctx = S.Context(make_rules(args.rules), args.lr, args.batch_deals, args.minibatch, args.eps_start, args.eps_end,
-                    args.replay, args.replay_ratio)
+                    args.replay, args.replay_ratio, args.engine)
+    plan = steps_for(args.repeats)
     infos = []
     worked = False
-    for index, step in enumerate(STEPS):
+    for index, (step, _) in enumerate(plan):
         final = _path(out, index, step)
         if args.stage in ("all", step.stage):
             worked |= not final.exists()
             infos.append(run_step(out, index, args, ctx))
         elif final.exists():
             infos.append(load(final).info)
-        if worked and (index + 1 == len(STEPS) or STEPS[index + 1].stage != step.stage):
+        if worked and (index + 1 == len(plan) or plan[index + 1][0].stage != step.stage):
             plot(out, infos)  # once per stage that trained something
             worked = False
     (out / "summary.json").write_text(json.dumps(infos, indent=1))
-    last = _path(out, len(STEPS) - 1, STEPS[-1])
+    last = _path(out, len(plan) - 1, plan[-1][0])
     if not last.exists():
         return out
     nets = load(last)

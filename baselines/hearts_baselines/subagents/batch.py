@@ -1,0 +1,323 @@
+"""Subagent seats playing thousands of deals at once on the batched engine (issue 21).
+
+:func:`play_batch` plays every table of a :class:`~hearts_env.vector.VectorDeals` to its end, each
+seat following the configuration of a :class:`~hearts_baselines.subagents.policy.Brain` with a forced
+style (``normal``, ``moon``, ``breaker``; the training styles) and the brain's exploration draws
+(:data:`~hearts_baselines.subagents.policy.UNIFORM_ROWS`): the cards, the recorded states and the
+deal facts are those the brains would produce one deal at a time on the scalar engine (a test holds
+the two to each other). Network calls are one per network per trick position for all tables:
+afterstate values of every legal card, the best pass set among the C(13, 3) of every hand, the
+breaker decision of every threatened seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from hearts_baselines.subagents.features import MINE_ON_TABLE, N
+from hearts_baselines.subagents.policy import Brain, _combinations, afterstate_logits, pass_set_logits
+from hearts_baselines.subagents.rewards import DealFacts, play_target, terminal
+from hearts_baselines.subagents.selfplay import STYLE_OF, Samples
+from hearts_baselines.subagents.weights import NetSet
+from hearts_env.engine import PHASE_PASS as PASS
+from hearts_env.engine import PHASE_PLAY as PLAY
+from hearts_env.tables import tables_of
+from hearts_env.vector import VectorDeals, penalty_points
+from hearts_env.vector.encoders import make_batch_encoder
+
+NETS = ("play_normal", "play_moon", "play_breaker", "pass_normal", "pass_moon")
+"""Network codes of the records (index into this tuple)."""
+NORMAL, MOON, BREAKER = range(3)
+STYLE_CODE = {"normal": NORMAL, "moon": MOON, "breaker": BREAKER}
+PASS_CHUNK = 64
+"""Tables per pass-set evaluation (286 sets × hidden units each)."""
+
+
+@dataclass
+class Seats:
+    """The four seats of every table: ``(B, 4)`` arrays of the brains' settings."""
+
+    style: np.ndarray
+    epsilon: np.ndarray
+    explores: np.ndarray
+    """``(B, 4, len(NETS))``: whether the seat explores in each network."""
+    random_passes: np.ndarray
+    use_breaker: np.ndarray
+    breaker_threshold: np.ndarray
+    uniforms: np.ndarray
+    """``(B, 4, UNIFORM_ROWS, 2)``."""
+
+    @classmethod
+    def of(cls, brains: Sequence[Sequence[Brain]]) -> Seats:
+        """The settings of ``brains[b][s]`` (each given a forced style and ``new_deal(rng)``)."""
+        flat = [brain for table in brains for brain in table]
+        if any(b.forced is None for b in flat):
+            raise ValueError("batched play needs forced styles (normal, moon, breaker); the decision "
+                             "networks choose styles only in the scalar agent")
+        if any(b.uniforms is None for b in flat):
+            raise ValueError("call new_deal(rng) on every brain before playing the batch")
+        shape = (len(brains), 4)
+
+        def grid(values: list, dtype: type) -> np.ndarray:
+            return np.array(values, dtype=dtype).reshape(*shape, *np.shape(values[0]))
+
+        explores = [[bool(b.epsilon) and (b.explore is None or name in b.explore) for name in NETS] for b in flat]
+        return cls(grid([STYLE_CODE[b.forced] for b in flat], np.int8),  # type: ignore[index]
+                   grid([b.epsilon for b in flat], np.float64), grid(explores, bool),
+                   grid([b.random_passes for b in flat], bool), grid([b.use_breaker for b in flat], bool),
+                   grid([b.breaker_threshold for b in flat], np.float64),
+                   grid([b.uniforms for b in flat], np.float64))
+
+
+@dataclass
+class Played:
+    """What every seat of every table did, and how the deals ended."""
+
+    play_rows: np.ndarray
+    """``(B, 4, T, 52)`` int16 afterstate rows of every play."""
+    play_net: np.ndarray
+    """``(B, 4, T)`` int8 network code (:data:`NETS`) of every play."""
+    pass_rows: np.ndarray
+    """``(B, 4, 16)`` int16 passing states (hand ‖ selected)."""
+    pass_net: np.ndarray
+    """``(B, 4)`` int8 network code of the pass, -1 where the seat did not pass (hold deals)."""
+    moon_rows: np.ndarray
+    """``(B, 4, 52)`` int16 dealt-hand states (what the moonshot decision reads)."""
+    threats: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+    """(table, seat, row before the play, the seat holding every point) of each threatened play, in
+    the order they happened at each table."""
+    facts: list[list[DealFacts]]
+    points: np.ndarray
+    """``(B, 4)`` final points."""
+
+
+def _rows_of(dense: np.ndarray) -> np.ndarray:
+    """``paper260`` vectors (one 1 per card) → their 52 index rows."""
+    return (5 * np.arange(N) + dense.reshape(len(dense), N, 5).argmax(axis=2)).astype(np.int16)
+
+
+def _bits(masks: np.ndarray) -> np.ndarray:
+    raw = np.ascontiguousarray(masks.astype(np.uint64)).view(np.uint8).reshape(*masks.shape, 8)
+    return np.unpackbits(raw, axis=-1, bitorder="little")[..., :N].astype(bool)
+
+
+def _ascending(masks: np.ndarray, k: int) -> np.ndarray:
+    """``(B, k)`` the lowest ``k`` cards of each mask in ascending order (masks hold at least ``k``)."""
+    bits = _bits(masks)
+    return np.argsort(~bits, axis=1, kind="stable")[:, :k]
+
+
+def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str | None = None,
+               learner: np.ndarray | None = None, rng: np.random.Generator | None = None) -> Played:
+    """Play every table of ``tables`` (fresh deals) to its end by the seats' settings; with
+    ``opponents`` (a player the batched engine runs: ``random``, ``greedy``, ``heuristic``), only seat
+    ``learner[b]`` is a subagent seat and the others are played by ``opponents`` (``rng`` for
+    ``random``); :attr:`Played.facts` is then empty (it needs every trick's points)."""
+    b, hand = tables.size, tables.hand_size
+    if tables.n != N:
+        raise ValueError(f"subagents play the 52-card deck; these tables use {tables.n} cards")
+    rules = tables.rules
+    encoder = make_batch_encoder("paper260", rules)
+    penalty = np.uint64(tables_of(rules).penalty_cards)
+    point_tables = tables_of(rules)
+    out = Played(np.zeros((b, 4, hand, N), np.int16), np.full((b, 4, hand), -1, np.int8),
+                 np.zeros((b, 4, 16), np.int16), np.full((b, 4), -1, np.int8), np.zeros((b, 4, N), np.int16),
+                 (np.zeros(0, np.intp),) * 2 + (np.zeros((0, N), np.int16), np.zeros(0, np.intp)), [], tables.points)
+    dealt = _bits(tables.dealt)  # (B, 4, 52)
+    out.moon_rows[:] = 5 * np.arange(N) + np.where(dealt, 0, 1)
+    plan = np.full((b, 4, 3), -1, np.int64)
+    plan_used = np.zeros((b, 4), np.int64)
+    breaking = np.zeros((b, 4), bool)
+    trick_points = np.zeros((b, 4, hand), np.int64)
+    threat_parts: list[tuple[np.ndarray, ...]] = []
+    combos_cache: dict[tuple[int, int], np.ndarray] = {}
+    if opponents is not None and learner is None:
+        raise ValueError("play_batch with opponents needs the learner seat of every table")
+    while True:
+        if opponents is not None:
+            tables.advance(learner, opponents, rng if rng is not None else np.random.default_rng(0))
+        if tables.done.all():
+            break
+        live = ~tables.done
+        seat = tables.current.astype(np.intp)
+        legal = tables.legal_masks()
+        cards = np.full(b, -1, np.int64)
+        passing = live & (tables.phase == PASS)
+        if passing.any():
+            _passes(nets, tables, seats, passing, seat, plan, plan_used, out, combos_cache)
+            idx = np.flatnonzero(passing)
+            cards[idx] = plan[idx, seat[idx], plan_used[idx, seat[idx]]]
+            plan_used[idx, seat[idx]] += 1
+        playing = live & (tables.phase == PLAY)
+        if playing.any():
+            idx = np.flatnonzero(playing)
+            cards[idx] = _plays(nets, tables, seats, idx, seat[idx], legal[idx], encoder, penalty, breaking, out,
+                                threat_parts)
+        before = penalty_points(tables.taken, point_tables)
+        trick = tables.trick_index.astype(np.intp)
+        tables.step(cards, only=live)
+        gained = penalty_points(tables.taken, point_tables) - before
+        hit = np.flatnonzero(playing)
+        trick_points[hit, :, trick[hit]] += gained[hit]
+    if threat_parts:
+        out.threats = tuple(np.concatenate(part) for part in zip(*threat_parts))  # type: ignore[assignment]
+    out.points = tables.points.copy()
+    if opponents is not None:
+        return out
+    out.facts = _facts(tables, penalty_points(tables.taken, point_tables), trick_points)
+    return out
+
+
+def _facts(tables: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> list[list[DealFacts]]:
+    """The :class:`DealFacts` of every seat of every table (as :func:`~.rewards.deal_facts`);
+    ``trick_points[b, s, t]``: penalty points seat ``s`` took in trick ``t`` (0 where another won it)."""
+    tricks = trick_points.shape[2]
+    scored = trick_points > 0
+    first = np.where(scored.any(axis=2), scored.argmax(axis=2), tricks)  # (B, 4) first trick with points
+    order = np.argsort(first, axis=1, kind="stable")
+    second = np.take_along_axis(first, order[:, 1:2], axis=1)[:, 0]  # the second seat to take points
+    broken = (second < tricks).tolist()
+    received, points, shooters = tables.points.tolist(), trick_points.tolist(), tables.moon_shooter.tolist()
+    taken_l, second_l, seat_l = taken.tolist(), second.tolist(), order[:, 1].tolist()
+    out = []
+    for i in range(tables.size):
+        brk = (second_l[i], seat_l[i]) if broken[i] else (None, None)
+        shooter = shooters[i] if shooters[i] >= 0 else None
+        out.append([DealFacts(s, received[i][s], taken_l[i][s], tuple(points[i][s]), shooter, *brk)
+                    for s in range(4)])
+    return out
+
+
+def _passes(nets: NetSet, tables: VectorDeals, seats: Seats, passing: np.ndarray, seat: np.ndarray,
+            plan: np.ndarray, plan_used: np.ndarray, out: Played, combos_cache: dict) -> None:
+    """Choose the pass sets of the seats passing for the first time (as ``Brain._choose_passes``)."""
+    idx = np.flatnonzero(passing)
+    s = seat[idx]
+    new = idx[plan[idx, s, 0] < 0]
+    if not len(new):
+        return
+    s = seat[new]
+    k = tables.pass_count
+    size = tables.hand_size
+    hands = tables.hands[new, s]
+    free = _ascending(hands, size)  # nothing passed yet: the whole hand
+    combos = _combinations(size, k)
+    moon = seats.style[new, s] == MOON
+    u = seats.uniforms[new, s, 0]
+    for code, name in ((3, "pass_normal"), (4, "pass_moon")):
+        mine = (moon if name == "pass_moon" else ~moon)
+        if not mine.any():
+            continue
+        sel = np.flatnonzero(mine)
+        rnd = seats.random_passes[new[sel], s[sel]] | (seats.explores[new[sel], s[sel], code]
+                                                       & (u[sel, 0] < seats.epsilon[new[sel], s[sel]]))
+        pick = (u[sel, 1] * len(combos)).astype(np.int64)
+        greedy = ~rnd
+        if greedy.any():
+            g = sel[greedy]
+            net = nets[name]
+            best = np.empty(len(g), np.int64)
+            for start in range(0, len(g), PASS_CHUNK):
+                part = g[start:start + PASS_CHUNK]
+                pre = net.hidden_pre_of_rows(free[part])
+                best[start:start + PASS_CHUNK] = pass_set_logits(net, pre, free[part], combos).argmax(axis=1)
+            pick[greedy] = best
+        chosen = np.take_along_axis(free[sel], combos[pick].astype(np.intp), axis=1)
+        t, st = new[sel], s[sel]
+        plan[t, st] = chosen
+        out.pass_net[t, st] = code
+        out.pass_rows[t, st, :size] = free[sel]
+        out.pass_rows[t, st, size:size + k] = N + np.sort(chosen, axis=1)
+
+
+def _plays(nets: NetSet, tables: VectorDeals, seats: Seats, idx: np.ndarray, seat: np.ndarray, legal: np.ndarray,
+           encoder, penalty: np.uint64, breaking: np.ndarray, out: Played, threat_parts: list) -> np.ndarray:
+    """The cards of the seats to play at tables ``idx`` (as ``Brain._play``)."""
+    dense = encoder.encode(tables, tables.current)[idx]
+    rows = _rows_of(dense)
+    holds = (tables.taken[idx] & penalty) != 0  # (n, 4)
+    n_holders = holds.sum(axis=1)
+    holder = holds.argmax(axis=1)
+    style = seats.style[idx, seat]
+    me_only = (n_holders == 0) | ((n_holders == 1) & (holder == seat))
+    threat = (n_holders == 1) & (holder != seat)
+    net_code = np.zeros(len(idx), np.int64)  # play_normal
+    net_code[(style == MOON) & me_only] = 1
+    nonmoon = style != MOON
+    breaking[idx[nonmoon & ~threat], seat[nonmoon & ~threat]] = False
+    watched = nonmoon & threat
+    if watched.any():
+        w = np.flatnonzero(watched)
+        threat_parts.append((idx[w], seat[w], rows[w], holder[w]))
+        forced = style[w] == BREAKER
+        net_code[w[forced]] = 2
+        ask = w[~forced]
+        ask = ask[seats.use_breaker[idx[ask], seat[ask]] & ~breaking[idx[ask], seat[ask]]]
+        if len(ask):
+            p = nets["decide_breaker"].values_of_rows(rows[ask])
+            breaking[idx[ask], seat[ask]] = p > seats.breaker_threshold[idx[ask], seat[ask]]
+        rest = w[~forced]
+        net_code[rest[breaking[idx[rest], seat[rest]]]] = 2
+    count = np.bitwise_count(legal).astype(np.int64)
+    hand = tables.hand_size
+    cand = _ascending(legal, hand)  # the legal cards first, ascending
+    valid = np.arange(hand)[None, :] < count[:, None]
+    trick = tables.trick_index[idx].astype(np.intp)
+    u = seats.uniforms[idx, seat, 1 + trick]
+    explore = (count > 1) & seats.explores[idx, seat, net_code] & (u[:, 0] < seats.epsilon[idx, seat])
+    choice = (u[:, 1] * count).astype(np.int64)
+    greedy = np.flatnonzero((count > 1) & ~explore)
+    for code in np.unique(net_code[greedy]):
+        g = greedy[net_code[greedy] == code]
+        net = nets[NETS[code]]
+        logits = afterstate_logits(net, net.hidden_pre(dense[g]), cand[g])
+        choice[g] = np.where(valid[g], logits, -np.inf).argmax(axis=1)
+    choice[count <= 1] = 0
+    card = cand[np.arange(len(idx)), choice]
+    after = rows.copy()
+    after[np.arange(len(idx)), card] = 5 * card + MINE_ON_TABLE
+    out.play_rows[idx, seat, trick] = after
+    out.play_net[idx, seat, trick] = net_code
+    return card
+
+
+def collect_batch(played: Played, learners: Sequence[dict[int, set[str]]], samples: Samples) -> None:
+    """Add the training samples of the learning seats (``learners[b]``: seat → networks it learns),
+    in :func:`~.selfplay.collect`'s order: table by table, seat by seat, plays then the pass."""
+    for i, table in enumerate(learners):
+        for s, learn in table.items():
+            facts = played.facts[i][s]
+            for t, code in enumerate(played.play_net[i, s]):
+                name = NETS[code] if code >= 0 else ""
+                if name in learn:
+                    samples.add(name, played.play_rows[i, s, t], play_target(STYLE_OF[name], facts, t))
+            code = played.pass_net[i, s]
+            if code >= 0 and NETS[code] in learn:
+                samples.add(NETS[code], played.pass_rows[i, s], terminal(STYLE_OF[NETS[code]], facts))
+
+
+
+
+def versus(nets: NetSet, opponents: str = "heuristic", deals: int = 1024, seed: int = 0,
+           rules: str = "standard", style: str = "normal", random_passes: bool = False) -> tuple[float, float]:
+    """Mean points per deal of one subagent seat playing ``style`` (no exploration, no decision
+    networks; ``random_passes``: passes at random) against three ``opponents`` (``random``,
+    ``greedy``, ``heuristic``), and of the opponents' seats, over ``deals`` deals each played in the
+    four rotations (duplicate): the training curves' check."""
+    from hearts_env.rules import make_rules
+
+    rng = np.random.default_rng(seed)
+    base = VectorDeals.random(make_rules(rules), deals, rng)
+    brain = Brain(nets, style=style, random_passes=random_passes)
+    brain.new_deal(rng)
+    seats = Seats.of([[brain] * 4] * deals)
+    mine, others = [], []
+    for seat in range(4):
+        played = play_batch(nets, base.take(base.rows), seats, opponents, np.full(deals, seat, np.int8), rng)
+        points = played.points.astype(np.float64)
+        mine.append(points[:, seat].mean())
+        others.append((points.sum(axis=1) - points[:, seat]).mean() / 3)
+    return float(np.mean(mine)), float(np.mean(others))

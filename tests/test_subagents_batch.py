@@ -1,0 +1,161 @@
+"""Issue 21: the subagents' batched training path equals the scalar one; the sparse SGD kernel equals
+the dense reference; the decision thresholds are calibrated by what they are for."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hearts_baselines.subagents import steps as S
+from hearts_baselines.subagents.batch import Seats, collect_batch, play_batch, versus
+from hearts_baselines.subagents.net import ValueNet
+from hearts_baselines.subagents.replay import Replay
+from hearts_baselines.subagents.selfplay import Samples, collect, play_deal
+from hearts_baselines.subagents.update import compiled, sgd_rows_reference
+from hearts_baselines.subagents.weights import NetSet, load
+from hearts_env.rules import make_rules
+from hearts_env.vector import VectorDeals
+
+RULES = make_rules("standard")
+TABLES = {
+    "normal, learning passes and plays": S.normal_table({"play_normal", "pass_normal"}, random_passes=False),
+    "normal, random passes": S.normal_table({"play_normal"}, random_passes=True),
+    "moon seat on filtered deals": S.moon_table({"play_moon", "pass_moon"}, random_passes=False, filtered=True),
+    "breaker against a moon seat": S.breaker_table,
+}
+
+
+def _context(engine: str, batch_deals: int = 8) -> S.Context:
+    return S.Context(RULES, 1.0, batch_deals, 8, 0.4, 0.1, replay=5_000, replay_ratio=2.0, engine=engine)
+
+
+def _trained_nets() -> NetSet:
+    """The bundled networks with the breaker decision's threshold lowered so that it fires: every
+    branch of the card choice (moon, breaker decision, breaker play) is exercised."""
+    nets = load(None).copy()
+    nets.breaker_threshold = 0.3
+    return nets
+
+
+@pytest.mark.parametrize("kind", list(TABLES))
+def test_batched_play_gives_the_scalar_samples(kind: str):
+    make, nets, ctx = TABLES[kind], _trained_nets(), _context("batch")
+    n = 48
+    scalar, batch = Samples(), Samples()
+    rng = np.random.default_rng(3)
+    scores = []
+    for i in range(n):
+        table = make(ctx, nets, rng, i, 0.3)
+        facts = play_deal(table[0], table[1], rng)
+        for s, learn in table[2].items():
+            collect(table[1][s], facts[s], learn, scalar)
+        scores.append(S.metric(facts, table))
+    rng = np.random.default_rng(3)
+    tables = []
+    for i in range(n):
+        table = make(ctx, nets, rng, i, 0.3)
+        for brain in table[1]:
+            brain.new_deal(rng)
+        tables.append(table)
+    played = play_batch(nets, VectorDeals.from_deals([t[0] for t in tables]), Seats.of([t[1] for t in tables]))
+    collect_batch(played, [t[2] for t in tables], batch)
+    assert set(scalar.rows) == set(batch.rows) and scalar.rows
+    for name in scalar.rows:
+        (r1, y1), (r2, y2) = scalar.arrays(name), batch.arrays(name)
+        assert np.array_equal(r1, r2) and np.array_equal(y1, y2), name
+    again = [S.metric(played.facts[k], t) for k, t in enumerate(tables)]
+    assert np.array_equal(np.nan_to_num(scores, nan=-1.0), np.nan_to_num(again, nan=-1.0))
+
+
+def test_a_training_chunk_on_the_batched_engine_trains_the_scalar_weights():
+    make = TABLES["normal, learning passes and plays"]
+    results = []
+    for engine in ("scalar", "batch"):
+        nets = NetSet.fresh(hidden=8, seed=1)
+        ctx = _context(engine, batch_deals=6)
+        loss, _ = S.rl_chunk(ctx, nets, make, 0, 20, 20, np.random.default_rng(9), lambda k: None, Replay(5_000))
+        results.append((nets, loss))
+    (a, loss_a), (b, loss_b) = results
+    assert loss_a == loss_b
+    for name in a.nets:
+        for key, value in a[name].arrays().items():
+            assert np.array_equal(value, b[name].arrays()[key]), (name, key)
+
+
+def test_decision_data_on_the_batched_engine_equals_the_scalar_labels():
+    nets, ctx = _trained_nets(), _context("batch")
+    rng = np.random.default_rng(5)
+    rows, labels = [], []
+    for i in range(40):
+        r, lab = S.moon_labels(ctx, nets, rng, i, False, True)
+        rows += r
+        labels += lab
+    data = S.moon_label_batch(ctx, nets, np.random.default_rng(5), 0, 40, False, True)
+    assert np.array_equal(np.array(rows), data["rows"]) and np.array_equal(np.array(labels), data["labels"])
+    rng = np.random.default_rng(6)
+    rows, labels = [], []
+    for i in range(40):
+        r, lab = S.breaker_labels(ctx, nets, rng, i)
+        rows += r
+        labels += lab
+    data = S.breaker_label_batch(ctx, nets, np.random.default_rng(6), 0, 40)
+    assert len(labels) > 20
+    assert np.array_equal(np.array(rows), data["rows"]) and np.array_equal(np.array(labels), data["labels"])
+
+
+def test_counterfactual_moon_data_plays_each_hand_both_ways():
+    nets, ctx = _trained_nets(), _context("batch")
+    data = S.moon_label_batch(ctx, nets, np.random.default_rng(2), 0, 60, False, False, counterfactual=True)
+    assert not np.isnan(data["normal"]).any()
+    shot = data["labels"] == 1
+    assert (data["attempt"][shot] == 0).all()  # a shooter takes 0 under the standard moon rule
+    assert (data["attempt"] != data["normal"]).any()
+
+
+def test_sparse_sgd_kernel_equals_the_dense_reference():
+    rng = np.random.default_rng(0)
+    net = ValueNet(260, 16, rng)
+    rows = (5 * np.arange(52) + rng.integers(0, 5, (200, 52))).astype(np.int64)
+    y = rng.random(200)
+    a, b = net.copy(), net.copy()
+    loss_a = compiled()(a.W1, a.b1, a.w2, a.b2, rows, y, 0.5, 32)
+    loss_b = sgd_rows_reference(b.W1, b.b1, b.w2, b.b2, rows, y, 0.5, 32)
+    assert loss_a == pytest.approx(loss_b, rel=1e-5)
+    for key, value in a.arrays().items():
+        np.testing.assert_allclose(value, b.arrays()[key], atol=1e-5)
+    assert not np.array_equal(a.W1, net.W1)
+
+
+def test_the_moon_threshold_minimises_points_on_hands_played_both_ways():
+    net = ValueNet(260, 4, np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    rows = (5 * np.arange(52) + rng.integers(0, 5, (300, 52))).astype(np.int16)
+    p = net.values_of_rows(rows)
+    good = p > np.quantile(p, 0.9)  # attempting pays on the top 10% of outputs only
+    data = {"rows": rows, "labels": good.astype(np.float32), "attempt": np.where(good, 0.0, 20.0),
+            "normal": np.full(300, 6.0)}
+    cal = S.calibrate_moon(net, data)
+    assert ((p > cal["threshold"]) == good).all()
+    assert cal["points_calibrated"] == pytest.approx(6.0 * 0.9)
+    never = S.calibrate_moon(net, {**data, "attempt": np.full(300, 9.0)})
+    assert never["threshold"] >= 1.0 and never["attempt_rate"] == 0.0
+
+
+def test_the_classifier_estimates_probabilities_without_resampling():
+    rng = np.random.default_rng(3)
+    n = 20_000
+    flag = rng.random(n) < 0.5
+    rows = np.where(flag[:, None], 5 * np.arange(52), 5 * np.arange(52) + 1).astype(np.int16)
+    labels = (rng.random(n) < np.where(flag, 0.3, 0.02)).astype(np.float32)
+    net = ValueNet(260, 4, np.random.default_rng(0))
+    stats = S.fit_classifier(net, rows, labels, _context("batch"), 3, 0.96, np.random.default_rng(0))
+    assert net.values_of_rows(rows[flag][:1])[0] == pytest.approx(0.3, abs=0.04)
+    assert net.values_of_rows(rows[~flag][:1])[0] == pytest.approx(0.02, abs=0.02)
+    assert stats["test_above_threshold"] == 0.0
+
+
+def test_batched_check_against_rule_players_is_duplicate_and_complete():
+    nets = load(None)
+    mine, others = versus(nets, "greedy", deals=64, seed=1)
+    assert 0 < mine < 26 and 0 < others < 26
+    assert versus(nets, "greedy", deals=64, seed=1) == (mine, others)
