@@ -409,6 +409,40 @@ def dutchnn_training(batched: bool, tables: int = 50) -> Callable[[], int]:
     return four_deals
 
 
+def subagents_training(engine: str, tables: int = 512) -> Callable[[], int]:
+    """Paper 000's subagent self-play training deals/s (``play_normal`` + ``pass_normal`` learning
+    in four-seat self-play, ε = 0.2, the SGD passes included): ``tables`` deals between SGD passes
+    on the batched engine, or — the training before the batched engine — one deal at a time on the
+    scalar engine, an SGD pass every 16 deals, by the dense NumPy SGD (``engine="scalar"``)."""
+    from hearts_baselines.subagents import steps
+    from hearts_baselines.subagents.replay import Replay
+    from hearts_baselines.subagents.update import sgd_rows_reference
+    from hearts_baselines.subagents.weights import NetSet
+    from hearts_env.rules import make_rules
+
+    batch = tables if engine == "batch" else 16
+    ctx = steps.Context(make_rules("standard"), 1.0, batch, 32, 0.2, 0.2, 200_000, 8.0, engine)
+    nets, replay, rng = NetSet.fresh(64, 0), Replay(200_000), np.random.default_rng(0)
+    make = steps.normal_table({"play_normal", "pass_normal"}, random_passes=False)
+    done = [0]
+
+    def dense_sgd(net, rows, y, lr, minibatch):  # type: ignore[no-untyped-def]
+        return sgd_rows_reference(net.W1, net.b1, net.w2, net.b2, rows, y, lr, minibatch) / -(-len(y) // minibatch)
+
+    def run() -> int:
+        kernel = steps.train_rows
+        if engine == "scalar":
+            steps.train_rows = dense_sgd  # type: ignore[assignment]
+        try:
+            steps.rl_chunk(ctx, nets, make, done[0], done[0] + batch, 10**9, rng, lambda k: None, replay)
+        finally:
+            steps.train_rows = kernel  # type: ignore[assignment]
+        done[0] += batch
+        return batch
+
+    return run
+
+
 # --- environments -------------------------------------------------------------------------
 def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[], int]:
     """Steps/s of a PettingZoo AEC env under random legal play (mask-sampled), resets included."""
@@ -473,6 +507,8 @@ def main(argv: list[str] | None = None) -> None:
                     "the pure-Python reference", args.seconds, rounds=2)
             compare("dutchnn training, 50 tables (deals/s)", dutchnn_training(True), dutchnn_training(False), "/s",
                     "the scalar engine, one deal", args.seconds, rounds=2)
+            compare("subagents training, 512 tables (deals/s)", subagents_training("batch"),
+                    subagents_training("scalar"), "/s", "scalar engine + dense SGD (before)", args.seconds, rounds=2)
         for spec in ("pimc", "mcts", "ismcts", "maxn", "tdlambda"):
             compare(f"{spec} decisions (/s)", decisions(spec), decisions("openspiel-ismcts"), "/s",
                     "openspiel-ismcts (1000 sims)", args.seconds, rounds=2)

@@ -138,6 +138,7 @@ def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str |
         raise ValueError("play_batch with opponents needs the learner seat of every table")
     while True:
         if opponents is not None:
+            assert learner is not None  # checked above
             tables.advance(learner, opponents, rng if rng is not None else np.random.default_rng(0))
         if tables.done.all():
             break

@@ -191,12 +191,12 @@ def moon_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first
     played = play_batch(nets, VectorDeals.from_deals(deals), Seats.of(tables))
     step = 2 if counterfactual else 1
     t = np.arange(0, len(deals), step)
-    seat = np.arange(first, stop) % 4
-    taken = np.array([played.facts[k][s].taken for k, s in zip(t, seat)])
+    moon_seat = np.arange(first, stop) % 4
+    taken = np.array([played.facts[k][s].taken for k, s in zip(t, moon_seat)])
     points = played.points.astype(np.float64)
-    return {"rows": played.moon_rows[t, seat], "labels": (taken == MOON_TOTAL).astype(np.float32),
-            "attempt": points[t, seat],
-            "normal": points[t + 1, seat] if counterfactual else np.full(len(t), np.nan)}
+    return {"rows": played.moon_rows[t, moon_seat], "labels": (taken == MOON_TOTAL).astype(np.float32),
+            "attempt": points[t, moon_seat],
+            "normal": points[t + 1, moon_seat] if counterfactual else np.full(len(t), np.nan)}
 
 
 def breaker_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first: int,
@@ -276,7 +276,7 @@ def calibrate_breaker(ctx: Context, nets: NetSet, rng: np.random.Generator, deal
     with one moon seat, as the breaker's training data) played with each candidate threshold by the
     normal seats. Returns the best threshold and every candidate's mean points."""
     plain, moon = deals // 2, deals - deals // 2
-    base = [(random_deal(ctx.rules, rng), None) for _ in range(plain)]
+    base: list[tuple[Deal, int | None]] = [(random_deal(ctx.rules, rng), None) for _ in range(plain)]
     base += [(moon_deal(ctx.rules, rng, nets, i % 4, True), i % 4) for i in range(moon)]
     points = {}
     for t in candidates:

@@ -47,10 +47,10 @@ from hearts_baselines.subagents.weights import BUNDLED, MOON_THRESHOLD, NetSet, 
 from hearts_env.rules import make_rules
 
 STAGES = ("play", "decide", "pass", "finetune")
-CHUNKS = 20
-DEFAULT_DEALS = 400_000
-DEFAULT_REPEATS = 1
-EVAL_DEALS = 1000
+CHUNKS = 10
+DEFAULT_DEALS = 150_000
+DEFAULT_REPEATS = 2
+EVAL_DEALS = 500
 EARLIER_ROUND_DATA = 0.2
 """Decision datasets of the rounds before the last, as a fraction of ``--moon-samples`` / ``--breaker-samples``."""
 
