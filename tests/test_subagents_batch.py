@@ -8,9 +8,11 @@ import pytest
 
 from hearts_baselines.subagents import steps as S
 from hearts_baselines.subagents.batch import Seats, collect_batch, play_batch, versus
+from hearts_baselines.subagents.labels import Labeller, unit
 from hearts_baselines.subagents.net import ValueNet
 from hearts_baselines.subagents.replay import Replay
 from hearts_baselines.subagents.selfplay import Samples, collect, play_deal
+from hearts_baselines.subagents.tables import brains, random_deal
 from hearts_baselines.subagents.update import compiled, sgd_rows_reference
 from hearts_baselines.subagents.weights import NetSet, load
 from hearts_env.rules import make_rules
@@ -22,6 +24,9 @@ TABLES = {
     "normal, random passes": S.normal_table({"play_normal"}, random_passes=True),
     "moon seat on filtered deals": S.moon_table({"play_moon", "pass_moon"}, random_passes=False, filtered=True),
     "breaker against a moon seat": S.breaker_table,
+    "four full players (decisions pick the styles)": lambda ctx, nets, rng, i, eps: (
+        random_deal(ctx.rules, rng), brains(nets, [None] * 4, [eps] * 4, explore=frozenset({"play_normal"})),
+        {seat: {"play_normal", "play_moon", "play_breaker", "pass_normal", "pass_moon"} for seat in range(4)}),
 }
 
 
@@ -34,6 +39,7 @@ def _trained_nets() -> NetSet:
     branch of the card choice (moon, breaker decision, breaker play) is exercised."""
     nets = load(None).copy()
     nets.breaker_threshold = 0.3
+    nets.moon_threshold = 0.02
     return nets
 
 
@@ -60,6 +66,8 @@ def test_batched_play_gives_the_scalar_samples(kind: str):
     played = play_batch(nets, VectorDeals.from_deals([t[0] for t in tables]), Seats.of([t[1] for t in tables]))
     collect_batch(played, [t[2] for t in tables], batch)
     assert set(scalar.rows) == set(batch.rows) and scalar.rows
+    if kind.startswith("four full"):
+        assert {"play_moon", "play_breaker"} <= set(scalar.rows)  # both decisions fired
     for name in scalar.rows:
         (r1, y1), (r2, y2) = scalar.arrays(name), batch.arrays(name)
         assert np.array_equal(r1, r2) and np.array_equal(y1, y2), name
@@ -159,3 +167,24 @@ def test_batched_check_against_rule_players_is_duplicate_and_complete():
     mine, others = versus(nets, "greedy", deals=64, seed=1)
     assert 0 < mine < 26 and 0 < others < 26
     assert versus(nets, "greedy", deals=64, seed=1) == (mine, others)
+
+
+def test_decision_data_do_not_depend_on_the_number_of_processes():
+    nets, ctx = _trained_nets(), _context("batch")
+    with Labeller(1) as one, Labeller(2) as two:
+        a = one.units("decide_breaker", ctx, nets, 0, 9, 3, 2, 8, (False, True))
+        b = two.units("decide_breaker", ctx, nets, 0, 9, 3, 2, 8, (False, True))
+        c = two.units("decide_moon", ctx, nets, 0, 7, 0, 2, 8, (False, False), counterfactual=True)
+    assert all(np.array_equal(x[k], y[k]) for x, y in zip(a, b) for k in x)
+    assert [len(u["labels"]) for u in c] == [8, 8]
+    again = unit("decide_moon", ctx, nets, 0, 7, 1, 8, (False, False), counterfactual=True)
+    assert all(np.array_equal(c[1][k], again[k], equal_nan=True) for k in again)
+
+
+def test_the_breaker_threshold_is_the_candidate_with_the_fewest_points():
+    nets, ctx = _trained_nets(), _context("batch")
+    cal = S.calibrate_breaker(ctx, nets, (0, 1), 48, (0.0, 0.5, 1.01))
+    points = {float(k): v for k, v in cal["points"].items()}  # type: ignore[attr-defined]
+    assert cal["threshold"] == min(points, key=points.get)  # type: ignore[arg-type]
+    assert len(set(points.values())) > 1  # the threshold changes the play
+    assert S.breaker_points(ctx, nets, (0, 1), 48, 0.5) == points[0.5]

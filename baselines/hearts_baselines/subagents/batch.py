@@ -1,8 +1,9 @@
 """Subagent seats playing thousands of deals at once on the batched engine (issue 21).
 
 :func:`play_batch` plays every table of a :class:`~hearts_env.vector.VectorDeals` to its end, each
-seat following the configuration of a :class:`~hearts_baselines.subagents.policy.Brain` with a forced
-style (``normal``, ``moon``, ``breaker``; the training styles) and the brain's exploration draws
+seat following the configuration of a :class:`~hearts_baselines.subagents.policy.Brain` — a forced
+style (``normal``, ``moon``, ``breaker``; the training styles) or the full player's (the moonshot
+decision network picks the style from the dealt hand) — and the brain's exploration draws
 (:data:`~hearts_baselines.subagents.policy.UNIFORM_ROWS`): the cards, the recorded states and the
 deal facts are those the brains would produce one deal at a time on the scalar engine (a test holds
 the two to each other). Network calls are one per network per trick position for all tables:
@@ -12,6 +13,7 @@ breaker decision of every threatened seat.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,8 +32,8 @@ from hearts_env.vector.encoders import make_batch_encoder
 
 NETS = ("play_normal", "play_moon", "play_breaker", "pass_normal", "pass_moon")
 """Network codes of the records (index into this tuple)."""
-NORMAL, MOON, BREAKER = range(3)
-STYLE_CODE = {"normal": NORMAL, "moon": MOON, "breaker": BREAKER}
+NORMAL, MOON, BREAKER, DECIDE = range(4)
+STYLE_CODE = {"normal": NORMAL, "moon": MOON, "breaker": BREAKER, None: DECIDE}
 PASS_CHUNK = 64
 """Tables per pass-set evaluation (286 sets × hidden units each)."""
 
@@ -41,22 +43,22 @@ class Seats:
     """The four seats of every table: ``(B, 4)`` arrays of the brains' settings."""
 
     style: np.ndarray
+    """Style codes; :data:`DECIDE`: the moonshot decision network chooses when the deal starts."""
     epsilon: np.ndarray
     explores: np.ndarray
     """``(B, 4, len(NETS))``: whether the seat explores in each network."""
     random_passes: np.ndarray
     use_breaker: np.ndarray
     breaker_threshold: np.ndarray
+    use_moon: np.ndarray
+    moon_threshold: np.ndarray
     uniforms: np.ndarray
     """``(B, 4, UNIFORM_ROWS, 2)``."""
 
     @classmethod
     def of(cls, brains: Sequence[Sequence[Brain]]) -> Seats:
-        """The settings of ``brains[b][s]`` (each given a forced style and ``new_deal(rng)``)."""
+        """The settings of ``brains[b][s]`` (each given ``new_deal(rng)``)."""
         flat = [brain for table in brains for brain in table]
-        if any(b.forced is None for b in flat):
-            raise ValueError("batched play needs forced styles (normal, moon, breaker); the decision "
-                             "networks choose styles only in the scalar agent")
         if any(b.uniforms is None for b in flat):
             raise ValueError("call new_deal(rng) on every brain before playing the batch")
         shape = (len(brains), 4)
@@ -65,10 +67,11 @@ class Seats:
             return np.array(values, dtype=dtype).reshape(*shape, *np.shape(values[0]))
 
         explores = [[bool(b.epsilon) and (b.explore is None or name in b.explore) for name in NETS] for b in flat]
-        return cls(grid([STYLE_CODE[b.forced] for b in flat], np.int8),  # type: ignore[index]
+        return cls(grid([STYLE_CODE[b.forced] for b in flat], np.int8),
                    grid([b.epsilon for b in flat], np.float64), grid(explores, bool),
                    grid([b.random_passes for b in flat], bool), grid([b.use_breaker for b in flat], bool),
                    grid([b.breaker_threshold for b in flat], np.float64),
+                   grid([b.use_moon for b in flat], bool), grid([b.moon_threshold for b in flat], np.float64),
                    grid([b.uniforms for b in flat], np.float64))
 
 
@@ -86,6 +89,8 @@ class Played:
     """``(B, 4)`` int8 network code of the pass, -1 where the seat did not pass (hold deals)."""
     moon_rows: np.ndarray
     """``(B, 4, 52)`` int16 dealt-hand states (what the moonshot decision reads)."""
+    styles: np.ndarray
+    """``(B, 4)`` the style code each seat played (:data:`DECIDE` resolved to normal or moon)."""
     threats: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     """(table, seat, row before the play, the seat holding every point) of each threatened play, in
     the order they happened at each table."""
@@ -125,9 +130,16 @@ def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str |
     point_tables = tables_of(rules)
     out = Played(np.zeros((b, 4, hand, N), np.int16), np.full((b, 4, hand), -1, np.int8),
                  np.zeros((b, 4, 16), np.int16), np.full((b, 4), -1, np.int8), np.zeros((b, 4, N), np.int16),
+                 seats.style.copy(),
                  (np.zeros(0, np.intp),) * 2 + (np.zeros((0, N), np.int16), np.zeros(0, np.intp)), [], tables.points)
     dealt = _bits(tables.dealt)  # (B, 4, 52)
     out.moon_rows[:] = 5 * np.arange(N) + np.where(dealt, 0, 1)
+    decide = np.flatnonzero((seats.style == DECIDE).reshape(-1))
+    if len(decide):  # the full player (Brain._start): the moonshot decision reads the dealt hand
+        p = nets["decide_moon"].values_of_rows(out.moon_rows.reshape(-1, N)[decide])
+        shoot = seats.use_moon.reshape(-1)[decide] & (p > seats.moon_threshold.reshape(-1)[decide])
+        out.styles.reshape(-1)[decide] = np.where(shoot, MOON, NORMAL)
+    seats = dataclasses.replace(seats, style=out.styles)
     plan = np.full((b, 4, 3), -1, np.int64)
     plan_used = np.zeros((b, 4), np.int64)
     breaking = np.zeros((b, 4), bool)

@@ -6,7 +6,13 @@ import numpy as np
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -30.0, 30.0)))
+    """``1 / (1 + exp(-clip(x, -30, 30)))``, computed in place on one temporary (the batched play's hot loop)."""
+    y = np.clip(x, -30.0, 30.0)
+    np.negative(y, out=y)
+    np.exp(y, out=y)
+    y += 1.0
+    np.reciprocal(y, out=y)
+    return y
 
 
 class ValueNet:

@@ -7,7 +7,7 @@ round"). Decision steps play deals to label hands, then fit a classifier.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -266,29 +266,37 @@ def calibrate_moon(net: ValueNet, data: dict[str, np.ndarray]) -> dict[str, floa
             "success_above": float(data["labels"][above].mean()) if above.any() else float("nan")}
 
 
-BREAKER_CANDIDATES = (0.3, 0.5, 0.7, 0.8, 0.9, 0.96, 0.99, 1.01)
+BREAKER_CANDIDATES = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.96, 0.99, 1.01)
 
 
-def calibrate_breaker(ctx: Context, nets: NetSet, rng: np.random.Generator, deals: int,
-                      candidates: tuple[float, ...] = BREAKER_CANDIDATES) -> dict[str, object]:
-    """The breaker threshold that minimises the points of the seats that use it, measured by play:
-    the same ``deals`` deals (half plain deals with four normal seats, half decision-filtered deals
-    with one moon seat, as the breaker's training data) played with each candidate threshold by the
-    normal seats. Returns the best threshold and every candidate's mean points."""
-    plain, moon = deals // 2, deals - deals // 2
-    base: list[tuple[Deal, int | None]] = [(random_deal(ctx.rules, rng), None) for _ in range(plain)]
-    base += [(moon_deal(ctx.rules, rng, nets, i % 4, True), i % 4) for i in range(moon)]
-    points = {}
-    for t in candidates:
-        tables = []
-        for _, shooter in base:
-            seats = brains(nets, ["moon" if s == shooter else "normal" for s in range(4)], [0.0] * 4)
-            for brain in seats:
-                brain.breaker_threshold = t
-                brain.new_deal(rng)  # no exploration: the draws are not used
-            tables.append(seats)
-        played = play_batch(nets, VectorDeals.from_deals([d for d, _ in base]), Seats.of(tables))
-        users = np.array([[s != shooter for s in range(4)] for _, shooter in base])
-        points[t] = float(played.points[users].mean())
+def breaker_points(ctx: Context, nets: NetSet, seed: Sequence[int], deals: int, threshold: float) -> float:
+    """Mean points of the focal seat in :func:`calibrate_breaker`'s deals (made from ``seed``, so every
+    candidate, in any process, plays the same deals) when it breaks above ``threshold``."""
+    rng = np.random.default_rng(list(seed))
+    base = [random_deal(ctx.rules, rng) for _ in range(deals)]
+    focal = np.arange(deals) % 4
+    tables = []
+    for i in range(deals):
+        seats = brains(nets, [None] * 4, [0.0] * 4)
+        for brain in seats:
+            brain.new_deal(rng)  # no exploration: the draws are not used
+        seats[focal[i]].breaker_threshold = threshold
+        tables.append(seats)
+    played = play_batch(nets, VectorDeals.from_deals(base), Seats.of(tables))
+    return float(played.points[np.arange(deals), focal].mean())
+
+
+def calibrate_breaker(ctx: Context, nets: NetSet, seed: Sequence[int], deals: int,
+                      candidates: tuple[float, ...] = BREAKER_CANDIDATES,
+                      map_fn: Callable[..., Iterable[float]] = map) -> dict[str, object]:
+    """The breaker threshold that minimises the points of the seat that uses it, measured by play:
+    ``deals`` plain random deals of four full players (the moonshot decision picks each seat's style;
+    the breaker decision at the networks' current threshold), one seat per deal (rotating) playing
+    with the candidate threshold instead; the same deals for every candidate (1.01: never break).
+    ``map_fn`` may run the candidates in parallel. Returns the best threshold and every candidate's
+    mean points of that seat."""
+    n = len(candidates)
+    results = list(map_fn(breaker_points, [ctx] * n, [nets] * n, [tuple(seed)] * n, [deals] * n, candidates))
+    points = dict(zip(candidates, results))
     best = min(points, key=lambda t: points[t])
     return {"threshold": best, "deals": deals, "points": {str(k): v for k, v in points.items()}}

@@ -7,6 +7,8 @@ promising of ``FILTER_DRAWS`` random deals for the moon seat, half are plain ran
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from hearts_baselines.subagents.features import dealt_positions, play_row
@@ -32,8 +34,9 @@ def moon_deal(rules: Rules, rng: np.random.Generator, nets: NetSet, seat: int, f
     return deals[int(np.argmax(nets["decide_moon"].values_of_rows(rows)))]
 
 
-def brains(nets: NetSet, styles: list[str], epsilons: list[float], random_passes: bool = False,
+def brains(nets: NetSet, styles: Sequence[str | None], epsilons: Sequence[float], random_passes: bool = False,
            explore: frozenset[str] | None = None) -> list[Brain]:
-    """Four seats; ``epsilon`` explores only in the networks named in ``explore`` (the learning ones)."""
+    """Four seats (style None: the full player); ``epsilon`` explores only in the networks named in
+    ``explore`` (the learning ones)."""
     return [Brain(nets, style=s, epsilon=e, random_passes=random_passes, explore=explore)
             for s, e in zip(styles, epsilons)]

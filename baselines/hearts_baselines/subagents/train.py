@@ -42,6 +42,7 @@ import numpy as np
 
 from hearts_baselines.subagents import steps as S
 from hearts_baselines.subagents.batch import versus
+from hearts_baselines.subagents.labels import CALIBRATION_UNITS, Labeller
 from hearts_baselines.subagents.replay import Replay
 from hearts_baselines.subagents.weights import BUNDLED, MOON_THRESHOLD, NetSet, WeightsError, load, save
 from hearts_env.rules import make_rules
@@ -123,8 +124,8 @@ def _total(step: Step, round_: int, args: argparse.Namespace) -> int:
     return max(args.checkpoints, round(step.fraction * base * scale))
 
 
-def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) -> dict[str, Any]:
-    """Run (or resume, or skip if done) step ``index``; its info."""
+def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context, labeller: Labeller) -> dict[str, Any]:
+    """Run (or resume, or skip if done) step ``index``; its info. ``labeller`` makes the decision data."""
     from tqdm import tqdm
 
     step, round_ = steps_for(args.repeats)[index]
@@ -164,18 +165,20 @@ def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) ->
             info["curve"].append([stop, loss, score])
             bar.set_postfix(loss=f"{loss:.4f}", score=f"{score:.3f}")
         else:
-            got = 0
-            while got < stop - start:
-                first = info["deals"]
-                last = first + (stop - start - got if step.kind == "decide_moon" else args.label_batch)
-                chunk = (S.moon_label_batch(ctx, nets, rng, first, last, *step.options) if step.kind == "decide_moon"
-                         else S.breaker_label_batch(ctx, nets, rng, first, last))
-                keep = min(len(chunk["labels"]), stop - start - got)
-                data["rows"].append(chunk["rows"][:keep])
-                data["labels"].append(chunk["labels"][:keep])
-                got += keep
-                info["deals"] = last
-                bar.update(keep)
+            want, got = stop - start, 0
+            while got < want:
+                first = info["deals"] // args.label_batch
+                count = -(-(want - got) // args.label_batch) if step.kind == "decide_moon" else args.jobs
+                for chunk in labeller.units(step.kind, ctx, nets, args.seed, index, first, count, args.label_batch,
+                                            step.options):
+                    if got == want:
+                        break  # a unit computed ahead and not needed: the next run starts there
+                    keep = min(len(chunk["labels"]), want - got)
+                    data["rows"].append(chunk["rows"][:keep])
+                    data["labels"].append(chunk["labels"][:keep])
+                    got += keep
+                    info["deals"] += args.label_batch
+                    bar.update(keep)
             np.savez(data_path, rows=np.concatenate(data["rows"]), labels=np.concatenate(data["labels"]))
         info["done"] = stop
         info["seconds"] += time.perf_counter() - t0
@@ -189,11 +192,15 @@ def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context) ->
         threshold = nets.moon_threshold if step.net == "decide_moon" else nets.breaker_threshold
         info["classifier"] = S.fit_classifier(nets[step.net], rows, labels, ctx, args.decision_epochs, threshold, rng)
         if step.calibrate and step.kind == "decide_moon":
-            hands = S.moon_label_batch(ctx, nets, rng, 0, args.calibration_hands, *step.options, counterfactual=True)
+            units = labeller.units(step.kind, ctx, nets, args.seed, index, CALIBRATION_UNITS,
+                                   -(-args.calibration_hands // args.label_batch), args.label_batch, step.options,
+                                   counterfactual=True)
+            hands = {k: np.concatenate([u[k] for u in units])[:args.calibration_hands] for k in units[0]}
             info["calibration"] = S.calibrate_moon(nets[step.net], hands)
             nets.moon_threshold = info["calibration"]["threshold"]
         elif step.calibrate:
-            info["calibration"] = S.calibrate_breaker(ctx, nets, rng, args.calibration_deals)
+            info["calibration"] = S.calibrate_breaker(ctx, nets, (args.seed, index, CALIBRATION_UNITS),
+                                                      args.calibration_deals, map_fn=labeller.map)
             nets.breaker_threshold = float(info["calibration"]["threshold"])
         info["seconds"] += time.perf_counter() - t0
     nets.info = info
@@ -250,7 +257,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="hands labelled for the moonshot decision network (paper: 1 M)")
     p.add_argument("--breaker-samples", type=int, default=1_000_000,
                    help="threat states labelled for the breaker decision network (paper: 1 M)")
-    p.add_argument("--label-batch", type=int, default=2048, help="deals per batch of breaker labelling")
+    p.add_argument("--label-batch", type=int, default=4096,
+                   help="deals per unit of decision data (each unit from its own seed; the data depend on it)")
+    p.add_argument("--jobs", type=int, default=2,
+                   help="processes making decision data (the data do not depend on it); self-play uses one")
     p.add_argument("--calibration-hands", type=int, default=100_000,
                    help="hands played both ways to calibrate the moonshot threshold")
     p.add_argument("--calibration-deals", type=int, default=20_000,
@@ -265,8 +275,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--bundle", action="store_true", help="copy the result to the package's bundled weights")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     args = p.parse_args(argv)
-    for name in ("deals", "repeats", "batch_deals", "minibatch", "moon_samples", "breaker_samples", "label_batch",
-                 "calibration_hands", "calibration_deals", "checkpoints", "eval_deals", "hidden"):
+    for name in ("deals", "repeats", "jobs", "batch_deals", "minibatch", "moon_samples", "breaker_samples",
+                 "label_batch", "calibration_hands", "calibration_deals", "checkpoints", "eval_deals", "hidden"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     for name in ("eps_start", "eps_end"):
@@ -284,11 +294,16 @@ def main(argv: list[str] | None = None) -> Path:
     plan = steps_for(args.repeats)
     infos = []
     worked = False
-    for index, (step, _) in enumerate(plan):
+    for index, (step, round_) in enumerate(plan):
         final = _path(out, index, step)
+        waiting = index > 0 and not _path(out, index - 1, plan[index - 1][0]).exists()
+        if args.stage == step.stage and round_ > 1 and waiting:
+            print(f"{step.name}: round {round_} waits for the earlier stages of its round")
+            continue
         if args.stage in ("all", step.stage):
             worked |= not final.exists()
-            infos.append(run_step(out, index, args, ctx))
+            with Labeller(args.jobs if step.kind != "rl" else 1) as labeller:
+                infos.append(run_step(out, index, args, ctx, labeller))
         elif final.exists():
             infos.append(load(final).info)
         if worked and (index + 1 == len(plan) or plan[index + 1][0].stage != step.stage):
