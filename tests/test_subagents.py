@@ -181,7 +181,9 @@ def _play_full_deals(agent, n: int, rules_spec: str = "standard") -> None:
 def test_bundled_weights_load_and_play_legal_cards():
     nets = load()
     assert nets.info.get("seconds", 0) > 0
-    assert nets.moon_threshold == pytest.approx(0.96)
+    steps = nets.info["steps"]  # the thresholds are the final round's calibrations
+    assert nets.moon_threshold == steps["decide_moon_r2"]["calibration"]["threshold"]
+    assert nets.breaker_threshold == steps["decide_breaker_r2"]["calibration"]["threshold"]
     _play_full_deals(make_agent("subagents"), 4)
 
 

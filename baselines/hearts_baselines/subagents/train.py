@@ -220,7 +220,7 @@ def plot(out: Path, infos: list[dict[str, Any]]) -> None:
     if not rl:
         return
     fig, axes = plt.subplots(2, len(rl), figsize=(3.2 * len(rl), 5.5), squeeze=False)
-    labels = {"normal": "points vs 3 greedy", "moon": "moon success rate", "breaker": "moons by others"}
+    labels = {"normal": "points - 3 heuristic seats", "moon": "moon success rate", "breaker": "moons by others"}
     for col, info in enumerate(rl):
         curve = np.array(info["curve"], dtype=float)
         kind = "moon" if "moon" in info["step"] else "breaker" if "breaker" in info["step"] else "normal"
