@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import secrets
 import signal
@@ -367,9 +368,12 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+POOL_COMMANDS = ("arena", "benchmark")
+"""Commands that run worker processes: SIGPIPE stays ignored there (as Python sets it), so a pipe to a
+worker that died raises and is reported as a dead worker, instead of killing the run silently."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    if hasattr(signal, "SIGPIPE"):  # `hearts-env rules | head` ends quietly, like other Unix tools
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = argparse.ArgumentParser(prog="hearts-env", description="Hearts for reinforcement learning.")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -460,7 +464,13 @@ def main(argv: list[str] | None = None) -> int:
         args.forwarded = unknown
     elif unknown:
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
-    return int(args.func(args))
+    if hasattr(signal, "SIGPIPE") and args.command not in POOL_COMMANDS:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `hearts-env rules | head` ends quietly, like Unix tools
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:  # a pool command's stdout reader went away: end quietly too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
