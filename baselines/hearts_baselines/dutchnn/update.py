@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from hearts_baselines.jit import njit_or
+
 
 def sgd(w1, b1, w2, b2, x, tricks, actions, targets, lr):
     """Update the weights in place, sample by sample; returns the sum of squared errors, each
@@ -75,8 +77,4 @@ def sgd_reference(w1, b1, w2, b2, x, tricks, actions, targets, lr):
 @functools.cache
 def compiled() -> Callable[..., float]:
     """:func:`sgd` compiled by Numba (cached on disk), or :func:`sgd_reference` without Numba."""
-    try:
-        import numba
-    except ImportError:
-        return sgd_reference
-    return numba.njit(cache=True)(sgd)
+    return njit_or(sgd, sgd_reference)

@@ -126,8 +126,8 @@ def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str |
         raise ValueError(f"subagents play the 52-card deck; these tables use {tables.n} cards")
     rules = tables.rules
     encoder = make_batch_encoder("paper260", rules)
-    penalty = np.uint64(tables_of(rules).penalty_cards)
     point_tables = tables_of(rules)
+    penalty = np.uint64(point_tables.penalty_cards)
     out = Played(np.zeros((b, 4, hand, N), np.int16), np.full((b, 4, hand), -1, np.int8),
                  np.zeros((b, 4, 16), np.int16), np.full((b, 4), -1, np.int8), np.zeros((b, 4, N), np.int16),
                  seats.style.copy(),
@@ -145,7 +145,6 @@ def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str |
     breaking = np.zeros((b, 4), bool)
     trick_points = np.zeros((b, 4, hand), np.int64)
     threat_parts: list[tuple[np.ndarray, ...]] = []
-    combos_cache: dict[tuple[int, int], np.ndarray] = {}
     if opponents is not None and learner is None:
         raise ValueError("play_batch with opponents needs the learner seat of every table")
     while True:
@@ -160,7 +159,7 @@ def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str |
         cards = np.full(b, -1, np.int64)
         passing = live & (tables.phase == PASS)
         if passing.any():
-            _passes(nets, tables, seats, passing, seat, plan, plan_used, out, combos_cache)
+            _passes(nets, tables, seats, passing, seat, plan, out)
             idx = np.flatnonzero(passing)
             cards[idx] = plan[idx, seat[idx], plan_used[idx, seat[idx]]]
             plan_used[idx, seat[idx]] += 1
@@ -205,7 +204,7 @@ def _facts(tables: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> 
 
 
 def _passes(nets: NetSet, tables: VectorDeals, seats: Seats, passing: np.ndarray, seat: np.ndarray,
-            plan: np.ndarray, plan_used: np.ndarray, out: Played, combos_cache: dict) -> None:
+            plan: np.ndarray, out: Played) -> None:
     """Choose the pass sets of the seats passing for the first time (as ``Brain._choose_passes``)."""
     idx = np.flatnonzero(passing)
     s = seat[idx]
@@ -310,8 +309,6 @@ def collect_batch(played: Played, learners: Sequence[dict[int, set[str]]], sampl
             code = played.pass_net[i, s]
             if code >= 0 and NETS[code] in learn:
                 samples.add(NETS[code], played.pass_rows[i, s], terminal(STYLE_OF[NETS[code]], facts))
-
-
 
 
 def versus(nets: NetSet, opponents: str = "heuristic", deals: int = 1024, seed: int = 0,

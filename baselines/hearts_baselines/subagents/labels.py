@@ -9,7 +9,6 @@ number of processes.
 from __future__ import annotations
 
 import concurrent.futures as futures
-import os
 from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any
@@ -37,10 +36,8 @@ class Labeller:
     """A pool of ``jobs`` worker processes (none for one job) that makes units of decision data."""
 
     def __init__(self, jobs: int):
-        self.jobs = jobs
-        self.pool: futures.ProcessPoolExecutor | None = None
-        if jobs > 1:
-            self.pool = futures.ProcessPoolExecutor(jobs, initializer=_one_thread)
+        # Workers inherit the parent's environment (train.py limits BLAS to one thread before NumPy loads).
+        self.pool = futures.ProcessPoolExecutor(jobs) if jobs > 1 else None
 
     def __enter__(self) -> Labeller:
         return self
@@ -61,7 +58,3 @@ class Labeller:
         n = len(ks)
         return list(self.map(unit, [kind] * n, [ctx] * n, [nets] * n, [seed] * n, [step] * n, ks, [size] * n,
                              [options] * n, [counterfactual] * n))
-
-
-def _one_thread() -> None:
-    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = "1"

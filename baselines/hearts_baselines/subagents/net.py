@@ -89,7 +89,7 @@ class ValueNet:
     # Training -------------------------------------------------------------------------------
     def sgd_step(self, x: np.ndarray, y: np.ndarray, lr: float) -> float:
         """One SGD step on the mean squared error of a dense batch; returns the MSE before the step."""
-        self._cache = None
+        self.weights_changed()
         h = sigmoid(x @ self.W1 + self.b1)
         out = sigmoid(h @ self.w2 + self.b2[0])
         err = out - y
@@ -100,9 +100,3 @@ class ValueNet:
         self.W1 -= lr * (x.T @ d_h)
         self.b1 -= lr * d_h.sum(axis=0)
         return float(np.mean(err * err))
-
-    def fit_epoch(self, x: np.ndarray, y: np.ndarray, lr: float, batch: int, rng: np.random.Generator) -> float:
-        """One shuffled pass of minibatch SGD; returns the mean of the minibatch losses."""
-        order = rng.permutation(len(y))
-        losses = [self.sgd_step(x[idx], y[idx], lr) for idx in np.array_split(order, max(1, len(y) // batch))]
-        return float(np.mean(losses)) if losses else float("nan")

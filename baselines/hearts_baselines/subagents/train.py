@@ -154,8 +154,8 @@ def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context, la
     while info["done"] < total:
         t0 = time.perf_counter()
         start, stop = info["done"], min(total, info["done"] + size)
-        rng = np.random.default_rng([args.seed, index, start])
         if step.kind == "rl":
+            rng = np.random.default_rng([args.seed, index, start])
             loss, score = S.rl_chunk(ctx, nets, step.table, start, stop, total, rng, bar.update,  # type: ignore[arg-type]
                                      replay)
             if np.isnan(score):
@@ -179,7 +179,8 @@ def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context, la
                     got += keep
                     info["deals"] += args.label_batch
                     bar.update(keep)
-            np.savez(data_path, rows=np.concatenate(data["rows"]), labels=np.concatenate(data["labels"]))
+            data = {k: [np.concatenate(v)] for k, v in data.items()}  # one piece: the next checkpoint appends
+            np.savez(data_path, rows=data["rows"][0], labels=data["labels"][0])
         info["done"] = stop
         info["seconds"] += time.perf_counter() - t0
         nets.info = info

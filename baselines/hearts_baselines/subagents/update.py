@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from hearts_baselines.jit import njit_or
 from hearts_baselines.subagents.features import dense
 from hearts_baselines.subagents.net import ValueNet
 
@@ -76,11 +77,7 @@ def sgd_rows_reference(W1, b1, w2, b2, rows, y, lr, minibatch):
 @functools.cache
 def compiled() -> Callable[..., float]:
     """:func:`sgd_rows` compiled by Numba (cached on disk), or :func:`sgd_rows_reference` without Numba."""
-    try:
-        import numba
-    except ImportError:
-        return sgd_rows_reference
-    return numba.njit(cache=True)(sgd_rows)
+    return njit_or(sgd_rows, sgd_rows_reference)
 
 
 def train_rows(net: ValueNet, rows: np.ndarray, y: np.ndarray, lr: float, minibatch: int) -> float:
