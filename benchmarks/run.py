@@ -348,6 +348,58 @@ def ppo_training(vector: bool, opponents: str = "greedy") -> Callable[[], int]:
     return run
 
 
+def apprentice_ppo_training(ours: bool, tables: int = 64) -> Callable[[], int | tuple[int, float]]:
+    """Env steps/s of masked PPO while learning (rollouts + 4 epochs of updates), ``rich`` observations,
+    three ``heuristic`` opponents, ``tables`` tables, 32 steps per table per rollout, minibatches of 2,048:
+    the apprentice's single-file trainer (:mod:`hearts_baselines.apprentice.ppo`) or sb3-contrib's
+    MaskablePPO on :class:`~hearts_env.vector.sb3.SB3VecEnv`, with the same network (a shared 512-512
+    ReLU trunk, linear policy and value heads)."""
+    import tempfile
+
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(1)
+    if ours:
+        from hearts_baselines.apprentice import ppo
+        from hearts_baselines.apprentice.net import to_numpy, torch_net
+
+        torch.manual_seed(0)
+        folder = tempfile.mkdtemp(prefix="bench-ppo-")
+        to_numpy(torch_net(620, (512, 512), 52), {"hidden": [512, 512]}).save(f"{folder}/init.npz")
+
+        def run_ours() -> tuple[int, float]:
+            summary = ppo.train(f"{folder}/init.npz", f"{folder}/out", iterations=2, heuristic_tables=tables,
+                                self_tables=0, pool_tables=0, rollout=32, epochs=4, minibatch=2048,
+                                checkpoint_every=10**6, eval_every=0, log=False)
+            return summary["steps"], summary["final"]["seconds"]
+
+        return run_ours
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    from hearts_env.vector.sb3 import SB3VecEnv
+
+    class Trunk(BaseFeaturesExtractor):
+        def __init__(self, space):  # type: ignore[no-untyped-def]
+            super().__init__(space, 512)
+            self.net = nn.Sequential(nn.Linear(space.shape[0], 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU())
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            return self.net(x)
+
+    env = SB3VecEnv(num_envs=tables, observation="rich", opponents="heuristic", seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=2048, n_epochs=4, seed=0, device="cpu",
+                        policy_kwargs={"features_extractor_class": Trunk, "net_arch": []})
+    steps = 32 * tables * 2
+
+    def run_sb3() -> int:
+        model.learn(total_timesteps=steps, reset_num_timesteps=False)
+        return steps
+
+    return run_sb3
+
+
 def tdlambda_training(compiled: bool, orders: tuple[int, ...] = (1, 2, 3)) -> Callable[[], int]:
     """Paper 004's training deals/s (learner's max^n to the end of the trick + TD(λ) after the deal,
     three ``heuristic`` opponents, q task): the compiled trainer on 64 tables at once, or the
@@ -472,7 +524,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
     parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "train"],
-                        help="run one group only (train: MaskablePPO steps/s, needs the train extra)")
+                        help="run one group only (train: PPO steps/s, needs the train extra)")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
     if args.only in (None, "engine"):
@@ -521,6 +573,9 @@ def main(argv: list[str] | None = None) -> None:
 
         compare("hearts_v0.env(), rich obs (steps/s)", aec_steps(lambda: hearts_v0.env(rules="openspiel")),
                 aec_steps(lambda: texas_holdem_v4.env()), "/s", "texas_holdem_v4.env()", args.seconds)
+    if args.only in (None, "train"):
+        compare("apprentice PPO (CleanRL-style), 64 tables", apprentice_ppo_training(True),
+                apprentice_ppo_training(False), "/s", "MaskablePPO, SB3VecEnv, same net", args.seconds * 4, rounds=2)
     if args.only == "train":  # minutes of training: only on request
         compare("MaskablePPO, SB3VecEnv 64 tables (steps/s)", ppo_training(True), ppo_training(False), "/s",
                 "MaskablePPO, make(), 1 table", args.seconds * 4, rounds=2)

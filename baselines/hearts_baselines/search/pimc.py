@@ -15,7 +15,8 @@ An agent that plays batches (:class:`~hearts_baselines.search.common.BatchPolicy
 network ``dutchnn``) also rolls out on the batched engine: the thesis's rollout agent is
 ``pimc(n=200, m=8, policy='dutchnn(brain=strongman)', rank='dutchnn(brain=strongman)')``.
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. Passing is delegated
-to ``passing`` (default ``heuristic``).
+to ``passing`` (default ``heuristic``). After each search, ``last_values`` maps every candidate card to
+its mean points for the seat (what search data records, :mod:`hearts_baselines.apprentice.data`).
 
     hearts-env arena "pimc(n=1000)" heuristic --deals 1000
 """
@@ -63,6 +64,7 @@ class PIMCAgent(SearchAgent):
         self.ranker = make_agent(rank) if m is not None else None
         self.rollout_agent = batch_policy(policy)
         self._agents: dict = {}
+        self.last_values: dict[int, float] = {}  # card -> mean points of the seat after it, at the last search
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         super().reset(rules, seat, seed)
@@ -94,7 +96,9 @@ class PIMCAgent(SearchAgent):
         while budget.more():
             totals += self.evaluate(view, cards, self.n)
             budget.done += 1
-        return cards[int(np.argmin(totals))]
+        means = totals / budget.done
+        self.last_values = dict(zip(cards, means.tolist()))
+        return cards[int(np.argmin(means))]
 
     def evaluate(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""

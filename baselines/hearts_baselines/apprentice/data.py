@@ -1,0 +1,217 @@
+"""Search data: every decision of four ``pimc`` players, with the searcher's per-card values.
+
+    python -m hearts_baselines.apprentice.data --out runs/apprentice-data --deals 20000 --jobs 2
+
+Deal ``k`` is dealt from ``default_rng([NAMESPACE, seed, k])`` (never a deal of the arena or of
+``hearts-bench``, which seed with two numbers) and passes ``left, right, across, hold``\\[k mod 4\\], so
+the data holds every pass direction equally often. Four copies of the searcher (``--searcher``, by
+default the ladder's ``pimc``) play it; each seat's agent is seeded ``[NAMESPACE, seed, k, seat]``.
+Every decision with more than one legal card is recorded — passing decisions included (``pimc``
+passes as ``heuristic``: their ``values`` are NaN).
+
+Units of ``--unit-deals`` deals are written as ``unit-NNNNN.npz`` (atomically, as each finishes) and
+depend only on (seed, unit index): ``--jobs`` changes the speed, never the data, and a run that stops
+continues where it stopped (existing units are kept). Each unit holds, per recorded decision (row):
+
+=========  ===========  =======================================================================
+key        dtype/shape  meaning
+=========  ===========  =======================================================================
+obs        uint8 (620)  the deciding seat's ``rich`` observation, ``dtype="uint8"`` (the eight
+                        scalar slots scaled by 255; docs/observations.md)
+legal      bool (52)    the legal cards
+action     int8         the searcher's choice
+values     float32 (52) the searcher's estimate of the seat's points at the end of the deal after
+                        each candidate card (NaN: not a candidate, or a passing decision)
+points     int16        the seat's points when the deal ended (the return of the searcher's play)
+deal       int32        deal index ``k``
+seat       int8         the deciding seat
+phase      int8         0 passing, 1 playing
+=========  ===========  =======================================================================
+
+``manifest.json`` records the format version, searcher, rules, seed, unit size and package version;
+a folder made with other settings is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import zlib
+from collections.abc import Iterator
+from concurrent import futures
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import hearts_env
+from hearts_env import Phase, SeatView
+from hearts_env.agents import make_agent
+from hearts_env.arena.game import pass_direction_of
+from hearts_env.encoders import make_encoder
+from hearts_env.match import Match
+from hearts_env.rules import Rules, make_rules
+
+FORMAT = 1
+NAMESPACE = zlib.crc32(b"hearts-apprentice/data")
+SEARCHER = "pimc(n=300, policy='heuristic', rank='heuristic', passing='heuristic')"  # the ladder's pimc
+RULES = "standard(game=deal)"
+KEYS = ("obs", "legal", "action", "values", "points", "deal", "seat", "phase")
+
+
+def play_deal(rules: Rules, searcher: str, seed: int, k: int) -> dict[str, np.ndarray]:
+    """The recorded decisions of deal ``k`` (see the module docstring)."""
+    match = Match(rules, seed=np.random.default_rng([NAMESPACE, seed, k]),
+                  pass_direction=pass_direction_of(rules, k))
+    deal = match.deal
+    agents = [make_agent(searcher) for _ in range(4)]
+    for seat, agent in enumerate(agents):
+        agent.reset(rules, seat, seed=[NAMESPACE, seed, k, seat])
+    encoder = make_encoder("rich", rules, dtype="uint8")
+    n = rules.deck_obj.size
+    rows: dict[str, list] = {key: [] for key in KEYS}
+    while not deal.is_over:
+        seat = deal.current
+        view = SeatView.of(deal, seat)
+        legal = view.legal
+        if legal & (legal - 1) == 0:
+            deal.apply(legal.bit_length() - 1)
+            continue
+        agent = agents[seat]
+        if hasattr(agent, "last_values"):
+            agent.last_values = {}
+        card = agent.act(view)
+        values = np.full(n, np.nan, np.float32)
+        for c, v in getattr(agent, "last_values", {}).items():
+            values[c] = v
+        rows["obs"].append(encoder.encode(view).copy())
+        rows["legal"].append(np.array([(legal >> c) & 1 for c in range(n)], bool))
+        rows["action"].append(card)
+        rows["values"].append(values)
+        rows["deal"].append(k)
+        rows["seat"].append(seat)
+        rows["phase"].append(0 if view.phase == Phase.PASS else 1)
+        deal.apply(card)
+    assert deal.points is not None
+    rows["points"] = [deal.points[s] for s in rows["seat"]]
+    return _arrays(rows, n, encoder.size)
+
+
+def _arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
+    dtypes = {"obs": np.uint8, "legal": bool, "action": np.int8, "values": np.float32, "points": np.int16,
+              "deal": np.int32, "seat": np.int8, "phase": np.int8}
+    shapes = {"obs": (size,), "legal": (n,), "values": (n,)}
+    return {key: np.asarray(rows[key], dtypes[key]).reshape((len(rows[key]), *shapes.get(key, ())))
+            for key in KEYS}
+
+
+def make_unit(out: str, rules_spec: str, searcher: str, seed: int, index: int, unit_deals: int) -> int:
+    """Play unit ``index`` (deals ``index*unit_deals …``) and write it; returns its row count."""
+    rules = make_rules(rules_spec)
+    parts = [play_deal(rules, searcher, seed, k) for k in range(index * unit_deals, (index + 1) * unit_deals)]
+    data = {key: np.concatenate([p[key] for p in parts]) for key in KEYS}
+    path = Path(out) / f"unit-{index:05d}.npz"
+    tmp = path.with_suffix(".tmp.npz")
+    savez: Any = np.savez_compressed  # typed as if every keyword were allow_pickle
+    savez(tmp, **data)
+    os.replace(tmp, path)
+    return len(data["action"])
+
+
+def manifest(rules_spec: str, searcher: str, seed: int, unit_deals: int) -> dict:
+    return {"format": FORMAT, "searcher": searcher, "rules": rules_spec, "seed": seed, "unit_deals": unit_deals,
+            "observation": "rich", "observation_dtype": "uint8", "hearts_env": hearts_env.__version__}
+
+
+def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_deals: int = 50,
+             searcher: str = SEARCHER, rules: str = RULES, progress: bool = True) -> int:
+    """Write units until ``deals`` deals are recorded in ``out`` (a multiple of ``unit_deals``; existing units
+    are kept); returns the number of units written now."""
+    for name, value in (("deals", deals), ("unit_deals", unit_deals), ("jobs", jobs)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    if deals % unit_deals:
+        raise ValueError(f"deals ({deals}) must be a multiple of unit_deals ({unit_deals}) so that every unit "
+                         f"is whole and the pass directions balance")
+    make_rules(rules)
+    make_agent(searcher)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    meta = manifest(rules, searcher, seed, unit_deals)
+    meta_path = folder / "manifest.json"
+    if meta_path.exists():
+        old = json.loads(meta_path.read_text())
+        differ = {k: (old.get(k), v) for k, v in meta.items() if k != "hearts_env" and old.get(k) != v}
+        if differ:
+            raise ValueError(f"{folder} holds search data made with other settings {differ} (old, new): "
+                             f"use another --out")
+    else:
+        meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    todo = [i for i in range(deals // unit_deals) if not (folder / f"unit-{i:05d}.npz").exists()]
+    args = (str(folder), rules, searcher, seed)
+    bar = _bar(len(todo), progress)
+    if jobs == 1:
+        for i in todo:
+            make_unit(*args, i, unit_deals)
+            bar.update(1)
+    else:
+        with futures.ProcessPoolExecutor(jobs) as pool:
+            for job in futures.as_completed([pool.submit(make_unit, *args, i, unit_deals) for i in todo]):
+                job.result()
+                bar.update(1)
+    bar.close()
+    return len(todo)
+
+
+def _bar(total: int, show: bool):
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the arena extra brings tqdm; without it, no bar
+        show = False
+    if not show:
+        class Quiet:
+            def update(self, _: int) -> None: ...
+            def close(self) -> None: ...
+        return Quiet()
+    return tqdm(total=total, unit="unit", desc="search data")
+
+
+def load(folder: str | Path, units: int | None = None) -> dict[str, np.ndarray]:
+    """Every unit of ``folder`` (or its first ``units``) concatenated, in unit order."""
+    paths = sorted(Path(folder).glob("unit-[0-9][0-9][0-9][0-9][0-9].npz"))
+    if not paths:
+        raise FileNotFoundError(f"{folder} holds no search data (unit-NNNNN.npz files); "
+                                f"make some with python -m hearts_baselines.apprentice.data --out {folder}")
+    if units is not None:
+        paths = paths[:units]
+    parts = list(_read(paths))
+    return {key: np.concatenate([p[key] for p in parts]) for key in KEYS}
+
+
+def _read(paths: list[Path]) -> Iterator[dict[str, np.ndarray]]:
+    for path in paths:
+        with np.load(path) as f:
+            missing = [k for k in KEYS if k not in f]
+            if missing:
+                raise ValueError(f"{path} is not a unit of search data (missing {missing})")
+            yield {k: f[k] for k in KEYS}
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", required=True, help="folder of the units (resumes if it exists)")
+    p.add_argument("--deals", type=int, default=20000, help="deals in all (a multiple of --unit-deals)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1, help="processes (the data does not depend on it)")
+    p.add_argument("--unit-deals", type=int, default=50, help="deals per file")
+    p.add_argument("--searcher", default=SEARCHER, help="agent spec of the four players")
+    p.add_argument("--rules", default=RULES)
+    a = p.parse_args(argv)
+    made = generate(a.out, a.deals, a.seed, a.jobs, a.unit_deals, a.searcher, a.rules)
+    print(f"{made} units written to {a.out}")
+
+
+if __name__ == "__main__":
+    main()

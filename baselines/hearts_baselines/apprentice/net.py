@@ -1,0 +1,136 @@
+"""The apprentice's network: an MLP over the ``rich`` observation with three heads.
+
+- ``logits`` (52): the policy (illegal cards masked by the caller);
+- ``q`` (52): the points the seat will take by the deal's end after each card (trained on the searcher's
+  per-card estimates);
+- ``v`` (1): the points the seat will take by the deal's end from here (the critic of PPO).
+
+Play and batched inference run in NumPy (:class:`NumpyNet`, no torch needed, float32); training uses the
+same layers in torch (:func:`torch_net`, the ``train`` extra). Weights travel as one ``.npz`` of format
+``apprentice-1`` (arrays ``w0, b0, w1, b1, …, wp, bp, wq, bq, wv, bv`` beside a JSON header:
+:mod:`hearts_baselines.weightfiles`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_baselines.weightfiles import load_npz, save_npz
+from hearts_env.rules import Rules
+
+HEADS = ("p", "q", "v")
+FORMAT = "apprentice-1"
+SCALE = 5.0  # points per unit of the value heads' losses and of PPO's rewards
+
+
+def scalar_slots(rules: Rules) -> slice:
+    """The eight non-binary slots of ``rich`` (points taken and game scores), 255-scaled in uint8 data."""
+    n = rules.deck_obj.size
+    return slice(11 * n + 16, 11 * n + 24)
+
+
+def as_float(obs: np.ndarray, rules: Rules) -> np.ndarray:
+    """``rich`` observations stored as uint8 → the float32 the network reads (the float32 encoder's values)."""
+    x = obs.astype(np.float32)
+    x[:, scalar_slots(rules)] /= 255.0
+    return x
+
+
+class NumpyNet:
+    """Inference in NumPy; ``params`` maps ``w0, b0, …, wp, bp, wq, bq, wv, bv`` to float32 arrays."""
+
+    def __init__(self, params: dict[str, np.ndarray], meta: dict[str, Any]):
+        self.meta = meta
+        depth = sum(1 for k in params if k.startswith("w") and k[1:].isdigit())
+        self.hidden = [(params[f"w{i}"].astype(np.float32), params[f"b{i}"].astype(np.float32)) for i in range(depth)]
+        self.heads = {h: (params[f"w{h}"].astype(np.float32), params[f"b{h}"].astype(np.float32)) for h in HEADS}
+
+    def trunk(self, x: np.ndarray) -> np.ndarray:
+        for w, b in self.hidden:
+            x = x @ w
+            x += b
+            np.maximum(x, 0.0, out=x)
+        return x
+
+    def head(self, h: np.ndarray, name: str) -> np.ndarray:
+        w, b = self.heads[name]
+        return h @ w + b
+
+    def policy_logits(self, x: np.ndarray) -> np.ndarray:
+        return self.head(self.trunk(x), "p")
+
+    def outputs(self, x: np.ndarray) -> dict[str, np.ndarray]:
+        h = self.trunk(x)
+        return {name: self.head(h, name) for name in HEADS}
+
+    def params(self) -> dict[str, np.ndarray]:
+        out = {}
+        for i, (w, b) in enumerate(self.hidden):
+            out[f"w{i}"], out[f"b{i}"] = w, b
+        for name, (w, b) in self.heads.items():
+            out[f"w{name}"], out[f"b{name}"] = w, b
+        return out
+
+    def save(self, path: str | Path) -> None:
+        save_npz(path, {**self.meta, "format": FORMAT}, self.params())
+
+    @classmethod
+    def load(cls, path: str | Path) -> NumpyNet:
+        header, arrays = load_npz(path, FORMAT, "apprentice", required=("w0", "b0", "wp", "bp", "wq", "bq", "wv", "bv"))
+        return cls(arrays, header)
+
+
+def torch_net(inputs: int, hidden: tuple[int, ...], actions: int) -> Any:
+    """The same network in torch (a ``nn.Module`` with ``forward(x) -> (logits, q, v)``)."""
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            sizes = (inputs, *hidden)
+            self.trunk = nn.Sequential(*[m for a, b in itertools.pairwise(sizes)
+                                         for m in (nn.Linear(a, b), nn.ReLU())])
+            self.p = nn.Linear(sizes[-1], actions)
+            self.q = nn.Linear(sizes[-1], actions)
+            self.v = nn.Linear(sizes[-1], 1)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+            h = self.trunk(x)
+            return self.p(h), self.q(h), self.v(h).squeeze(-1)
+
+    return Net()
+
+
+def to_numpy(net: Any, meta: dict[str, Any]) -> NumpyNet:
+    """A torch :func:`torch_net` as a :class:`NumpyNet` (weights copied, transposed to ``x @ w``)."""
+    params: dict[str, np.ndarray] = {}
+    linears = [m for m in net.trunk if hasattr(m, "weight")]
+    for i, m in enumerate(linears):
+        params[f"w{i}"] = m.weight.detach().cpu().numpy().T.copy()
+        params[f"b{i}"] = m.bias.detach().cpu().numpy().copy()
+    for name in HEADS:
+        m = getattr(net, name)
+        params[f"w{name}"] = m.weight.detach().cpu().numpy().T.copy()
+        params[f"b{name}"] = m.bias.detach().cpu().numpy().copy()
+    return NumpyNet(params, meta)
+
+
+def load_into(net: Any, weights: NumpyNet) -> None:
+    """Copy a :class:`NumpyNet`'s weights into a torch :func:`torch_net` of the same shape (warm start)."""
+    import torch
+
+    params = weights.params()
+    linears = [m for m in net.trunk if hasattr(m, "weight")]
+    with torch.no_grad():
+        for i, m in enumerate(linears):
+            m.weight.copy_(torch.from_numpy(params[f"w{i}"].T.copy()))
+            m.bias.copy_(torch.from_numpy(params[f"b{i}"]))
+        for name in HEADS:
+            m = getattr(net, name)
+            m.weight.copy_(torch.from_numpy(params[f"w{name}"].T.copy()))
+            m.bias.copy_(torch.from_numpy(params[f"b{name}"]))

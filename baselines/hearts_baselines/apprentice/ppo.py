@@ -1,0 +1,250 @@
+"""Reinforcement learning from the warm start: masked PPO on the batched vector env (single file, CleanRL style).
+
+    python -m hearts_baselines.apprentice.ppo --init runs/apprentice/warm/apprentice.npz --out runs/apprentice/ppo
+
+The learner sits in a random seat of every table (``HeartsVectorEnv(seat="random")``, one deal per
+episode, every pass direction, reward −points at the deal's end, in units of 5 points). **Opponent
+pool** — the tables are split into three groups, each one env:
+
+- ``--heuristic-tables`` against three ``heuristic`` (run by the engine's kernels, card for card);
+- ``--self-tables`` against three copies of the *current* policy (its weights at the start of each
+  rollout; opponents sample from it);
+- ``--pool-tables`` against a *frozen snapshot*: every ``--snapshot-every`` iterations the current
+  weights join a pool (the warm start is its first member; the oldest leaves beyond ``--pool-size``),
+  and each rollout draws one member uniformly for the whole group.
+
+PPO: ``--rollout`` steps per table, GAE (γ = 1, λ = 0.95), ``--epochs`` passes of minibatches of
+``--minibatch`` rows, clipped ratio 0.1, value loss ½·MSE, masked entropy bonus. The critic is the
+network's ``v`` head (points the seat will take: value = −v/5), so the warm start's critic is used
+from the first update. The ``q`` head is not trained here (it keeps the warm start's weights and is
+stale against the new trunk: play PPO weights with ``head='policy'``).
+
+Reproducible: every random draw of iteration *i* comes from generators seeded ``[seed, i, …]`` and at
+every checkpoint (``--checkpoint-every`` iterations) the envs restart from deals seeded
+``[seed, i]``, so a run resumed with ``--resume`` from ``OUT/checkpoint.pt`` is the run that was not
+interrupted (same thread count). ``metrics.jsonl`` gets one line per iteration; every ``--eval-every``
+iterations the greedy policy plays ``--eval-deals`` seeded deals against three ``heuristic`` (one
+learner seat per table, the seat and pass direction drawn) and the margin — heuristic's points per
+seat minus the learner's — is logged. The end writes ``OUT/apprentice.npz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_baselines.apprentice.evaluation import RULES, greedy_margin
+from hearts_baselines.apprentice.net import SCALE, NumpyNet, load_into, to_numpy, torch_net
+from hearts_baselines.apprentice.runfiles import finish, log_metrics
+from hearts_env.vector.env import HeartsVectorEnv
+
+
+def sampler(net: NumpyNet, rng: np.random.Generator) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """Opponents that sample from ``net``'s masked policy: ``(obs, masks) -> actions``."""
+
+    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        logits = np.where(masks, net.policy_logits(obs), -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        cum = np.cumsum(p, axis=1)
+        u = rng.random(len(obs))[:, None] * cum[:, -1:]
+        return np.minimum((cum < u).sum(axis=1), masks.shape[1] - 1)
+
+    return act
+
+
+class Opponent:
+    """A batched policy whose network can be swapped between rollouts (the env keeps one callable)."""
+
+    def __init__(self, net: NumpyNet, seed: int):
+        self.act = sampler(net, np.random.default_rng(seed))
+
+    def set(self, net: NumpyNet, rng: np.random.Generator) -> None:
+        self.act = sampler(net, rng)
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self.act(obs, masks)
+
+
+def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_tables: int = 128,
+          self_tables: int = 64, pool_tables: int = 64, rollout: int = 32, epochs: int = 4, minibatch: int = 2048,
+          lr: float = 1e-4, clip: float = 0.1, ent_coef: float = 0.003, vf_coef: float = 0.5, lam: float = 0.95,
+          snapshot_every: int = 20, pool_size: int = 5, checkpoint_every: int = 10, eval_every: int = 20,
+          eval_deals: int = 2000, threads: int = 1, resume: bool = False, log: bool = True) -> dict[str, Any]:
+    import torch
+
+    torch.set_num_threads(threads)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    start_net = NumpyNet.load(init)
+    hidden = tuple(int(h) for h in start_net.meta["hidden"])
+    net = torch_net(start_net.hidden[0][0].shape[0], hidden, start_net.heads["p"][0].shape[1])
+    load_into(net, start_net)
+    opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
+    pool: list[NumpyNet] = [start_net]
+    first = 0
+    ckpt = folder / "checkpoint.pt"
+    if resume and ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        pool = [NumpyNet(p, start_net.meta) for p in state["pool"]]
+        first = state["iteration"]
+    elif (folder / "metrics.jsonl").exists():
+        (folder / "metrics.jsonl").unlink()
+    groups: list[tuple[str, HeartsVectorEnv, Opponent | None]] = []
+    for name, count in (("heuristic", heuristic_tables), ("self", self_tables), ("pool", pool_tables)):
+        if count:
+            opponent = None if name == "heuristic" else Opponent(start_net, seed)
+            env = HeartsVectorEnv(num_envs=count, rules=RULES, opponents=opponent or "heuristic", seat="random")
+            groups.append((name, env, opponent))
+    n = sum(env.num_envs for _, env, _ in groups)
+    size = start_net.hidden[0][0].shape[0]
+    actions_n = start_net.heads["p"][0].shape[1]
+    meta = {**start_net.meta, "stage": "ppo", "init": str(init), "seed": seed, "iterations": iterations,
+            "tables": {name: env.num_envs for name, env, _ in groups}, "rollout": rollout, "epochs": epochs,
+            "minibatch": minibatch, "lr": lr, "clip": clip, "ent_coef": ent_coef, "vf_coef": vf_coef, "lambda": lam,
+            "snapshot_every": snapshot_every, "pool_size": pool_size}
+
+    def restart(it: int) -> tuple[np.ndarray, np.ndarray]:
+        parts = [env.reset(seed=int(np.random.default_rng([seed, it, g]).integers(2**31)))
+                 for g, (_, env, _) in enumerate(groups)]
+        return np.concatenate([o for o, _ in parts]), np.concatenate([i["action_mask"] for _, i in parts])
+
+    def step(actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        outs, at = [], 0
+        for _, env, _ in groups:
+            outs.append(env.step(actions[at:at + env.num_envs]))
+            at += env.num_envs
+        return (np.concatenate([o[0] for o in outs]), np.concatenate([o[1] for o in outs]),
+                np.concatenate([o[2] for o in outs]), np.concatenate([o[4]["action_mask"] for o in outs]))
+
+    started = time.perf_counter()
+    steps_done = first * rollout * n
+    for it in range(first, iterations):
+        rng = np.random.default_rng([seed, it, 100])
+        current = to_numpy(net, meta)
+        for name, _, opponent in groups:
+            if opponent is not None:
+                member = current if name == "self" else pool[int(rng.integers(len(pool)))]
+                opponent.set(member, np.random.default_rng([seed, it, 200 + len(name)]))
+        if it == first or it % checkpoint_every == 0:  # fresh deals, after the opponents of this iteration are set
+            obs, masks = restart(it)
+        buf_obs = np.zeros((rollout, n, size), np.float32)
+        buf_mask = np.zeros((rollout, n, actions_n), bool)
+        buf_act = np.zeros((rollout, n), np.int64)
+        buf_logp = np.zeros((rollout, n), np.float32)
+        buf_val = np.zeros((rollout + 1, n), np.float32)
+        buf_rew = np.zeros((rollout, n), np.float32)
+        buf_done = np.zeros((rollout, n), bool)
+        finished: list[float] = []
+        for t in range(rollout):
+            with torch.no_grad():
+                logits, _, v = net(torch.from_numpy(obs))
+                logits = logits.masked_fill(~torch.from_numpy(masks), -1e9)
+                logp_all = torch.log_softmax(logits, dim=1).numpy()
+            p = np.exp(logp_all)
+            cum = np.cumsum(p, axis=1)
+            u = rng.random(n)[:, None] * cum[:, -1:]
+            act = np.minimum((cum < u).sum(axis=1), actions_n - 1)
+            act = np.where(masks[np.arange(n), act], act, np.argmax(np.where(masks, logp_all, -np.inf), axis=1))
+            buf_obs[t], buf_mask[t], buf_act[t] = obs, masks, act
+            buf_logp[t] = logp_all[np.arange(n), act]
+            buf_val[t] = -v.numpy() / SCALE
+            obs, reward, done, masks = step(act)
+            buf_rew[t] = reward / SCALE
+            buf_done[t] = done
+            finished.extend((-reward[done]).tolist())
+        with torch.no_grad():
+            buf_val[rollout] = -net(torch.from_numpy(obs))[2].numpy() / SCALE
+        adv = np.zeros((rollout, n), np.float32)
+        last = np.zeros(n, np.float32)
+        for t in reversed(range(rollout)):
+            live = 1.0 - buf_done[t]
+            delta = buf_rew[t] + buf_val[t + 1] * live - buf_val[t]
+            last = delta + lam * live * last
+            adv[t] = last
+        ret = adv + buf_val[:rollout]
+        flat = {"obs": buf_obs.reshape(-1, size), "mask": buf_mask.reshape(-1, actions_n), "act": buf_act.reshape(-1),
+                "logp": buf_logp.reshape(-1), "adv": adv.reshape(-1), "ret": ret.reshape(-1)}
+        stats: dict[str, list[float]] = {"pg": [], "vf": [], "ent": [], "kl": [], "clipfrac": []}
+        order_rng = np.random.default_rng([seed, it, 300])
+        rows = len(flat["act"])
+        for _ in range(epochs):
+            order = order_rng.permutation(rows)
+            for s in range(0, rows - minibatch + 1, minibatch):
+                idx = order[s:s + minibatch]
+                b = {k: torch.from_numpy(v[idx]) for k, v in flat.items()}
+                logits, _, v = net(b["obs"])
+                logits = logits.masked_fill(~b["mask"], -1e9)
+                logp_t = torch.log_softmax(logits, dim=1)
+                logp = logp_t.gather(1, b["act"][:, None]).squeeze(1)
+                ratio = (logp - b["logp"]).exp()
+                a = b["adv"]
+                a = (a - a.mean()) / (a.std() + 1e-8)
+                pg = torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
+                vf = 0.5 * ((-v / SCALE) - b["ret"]).pow(2).mean()
+                ent = -(logp_t.exp() * logp_t.masked_fill(~b["mask"], 0.0)).sum(1).mean()
+                loss = pg + vf_coef * vf - ent_coef * ent
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+                opt.step()
+                with torch.no_grad():
+                    stats["pg"].append(pg.item())
+                    stats["vf"].append(vf.item())
+                    stats["ent"].append(ent.item())
+                    stats["kl"].append(((ratio - 1) - (logp - b["logp"])).mean().item())
+                    stats["clipfrac"].append(((ratio - 1).abs() > clip).float().mean().item())
+        steps_done += rows
+        row: dict[str, Any] = {"iteration": it + 1, "steps": steps_done,
+                               **{k: float(np.mean(v)) for k, v in stats.items()}, "deals": len(finished),
+                               "points": float(np.mean(finished)) if finished else None,
+                               "seconds": round(time.perf_counter() - started, 1)}
+        if snapshot_every and (it + 1) % snapshot_every == 0:
+            pool.append(to_numpy(net, meta))
+            pool = pool[-pool_size:]
+        if eval_every and ((it + 1) % eval_every == 0 or it + 1 == iterations):
+            row["eval_margin_vs_heuristic"], row["eval_se"] = greedy_margin(to_numpy(net, meta), eval_deals, seed + 1)
+        log_metrics(folder, row, log)
+        if (it + 1) % checkpoint_every == 0 or it + 1 == iterations:
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "iteration": it + 1,
+                        "pool": [p.params() for p in pool]}, ckpt)
+    return finish(folder, to_numpy(net, {**meta, "steps": steps_done}))
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--init", required=True, help="warm-start weights (apprentice.npz)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--iterations", type=int, default=300)
+    p.add_argument("--heuristic-tables", type=int, default=128)
+    p.add_argument("--self-tables", type=int, default=64)
+    p.add_argument("--pool-tables", type=int, default=64)
+    p.add_argument("--rollout", type=int, default=32, help="steps per table per iteration")
+    p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--minibatch", type=int, default=2048)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--clip", type=float, default=0.1)
+    p.add_argument("--ent-coef", type=float, default=0.003)
+    p.add_argument("--snapshot-every", type=int, default=20)
+    p.add_argument("--pool-size", type=int, default=5)
+    p.add_argument("--checkpoint-every", type=int, default=10)
+    p.add_argument("--eval-every", type=int, default=20)
+    p.add_argument("--eval-deals", type=int, default=2000)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--resume", action="store_true")
+    a = p.parse_args(argv)
+    train(a.init, a.out, a.seed, a.iterations, a.heuristic_tables, a.self_tables, a.pool_tables, a.rollout, a.epochs,
+          a.minibatch, a.lr, a.clip, a.ent_coef, 0.5, 0.95, a.snapshot_every, a.pool_size, a.checkpoint_every,
+          a.eval_every, a.eval_deals, a.threads, a.resume)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""Warm start: the apprentice network fitted to search data (:mod:`hearts_baselines.apprentice.data`).
+
+    python -m hearts_baselines.apprentice.supervised --data runs/apprentice/data --out runs/apprentice/warm
+
+Loss per decision: cross-entropy of the masked policy against the searcher's card, plus the squared
+error of the ``q`` head against the searcher's per-card estimates (candidates only), plus the squared
+error of ``v`` against the points the seat took by the deal's end (both in units of 5 points, the
+order of a deal's spread). Adam, cosine-decayed learning rate, minibatches drawn by a seeded generator.
+The deals with index ≡ 0 (mod 20) are held out: per epoch, ``metrics.jsonl`` records the held-out
+agreement with the searcher (playing and passing), the ``q`` head's agreement (its argmin) and
+errors, and the greedy policy's margin against three ``heuristic`` over ``--eval-deals`` seeded deals
+(:mod:`hearts_baselines.apprentice.evaluation`).
+A checkpoint (network + optimizer + epoch) is written after every epoch and ``--resume``
+continues from it; the end writes ``apprentice.npz`` (:class:`~hearts_baselines.apprentice.net.NumpyNet`).
+Same data, seed and thread count → same weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_baselines.apprentice import data as D
+from hearts_baselines.apprentice.evaluation import greedy_margin
+from hearts_baselines.apprentice.net import SCALE, as_float, to_numpy, torch_net
+from hearts_baselines.apprentice.runfiles import finish, log_metrics
+from hearts_env.rules import make_rules
+
+HOLDOUT = 20  # deals k with k % HOLDOUT == 0 are held out
+
+
+def split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    held = data["deal"] % HOLDOUT == 0
+    return np.flatnonzero(~held), np.flatnonzero(held)
+
+
+def batch_tensors(data: dict[str, np.ndarray], rows: np.ndarray, rules: Any) -> dict[str, Any]:
+    import torch
+
+    values = data["values"][rows]
+    has = ~np.isnan(values)
+    return {"x": torch.from_numpy(as_float(data["obs"][rows], rules)),
+            "legal": torch.from_numpy(data["legal"][rows]),
+            "action": torch.from_numpy(data["action"][rows].astype(np.int64)),
+            "values": torch.from_numpy(np.nan_to_num(values)), "has": torch.from_numpy(has),
+            "points": torch.from_numpy(data["points"][rows].astype(np.float32))}
+
+
+def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
+           temperature: float = 0.0) -> tuple[Any, dict[str, float]]:
+    """The loss of one minibatch. ``temperature`` > 0: on decisions with per-card estimates the policy's
+    target is ``softmax(-values / temperature)`` over the candidates instead of the searcher's one card
+    (cards whose estimates are within the searcher's noise of the best share the target)."""
+    import torch
+
+    logits, q, v = net(b["x"])
+    logits = logits.masked_fill(~b["legal"], -1e9)
+    has = b["has"]
+    if temperature > 0:
+        target = torch.nn.functional.one_hot(b["action"], logits.shape[1]).float()
+        soft = torch.softmax((-b["values"] / temperature).masked_fill(~has, -1e9), dim=1)
+        target = torch.where(has.any(dim=1, keepdim=True), soft, target)
+        ce = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+    else:
+        ce = torch.nn.functional.cross_entropy(logits, b["action"])
+    q_err = ((q - b["values"]) / SCALE).pow(2).masked_fill(~has, 0.0).sum() / has.sum().clamp(min=1)
+    v_err = ((v - b["points"]) / SCALE).pow(2).mean()
+    total = ce + q_weight * q_err + v_weight * v_err
+    return total, {"ce": ce.item(), "q_mse": q_err.item(), "v_mse": v_err.item()}
+
+
+def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any, size: int = 8192) -> dict[str, float]:
+    """Held-out figures: the searcher's card agreed by the policy (play, pass) and by the q head's argmin,
+    the q head's mean absolute error on candidates (points), v's (points)."""
+    import torch
+
+    agree = {"play": [0, 0], "pass": [0, 0], "q_play": [0, 0]}
+    q_abs, q_n, v_abs = 0.0, 0, 0.0
+    with torch.no_grad():
+        for start in range(0, len(rows), size):
+            r = rows[start:start + size]
+            b = batch_tensors(data, r, rules)
+            logits, q, v = net(b["x"])
+            pick = logits.masked_fill(~b["legal"], -1e9).argmax(1)
+            qpick = q.masked_fill(~b["legal"], 1e9).argmin(1)
+            ok = (pick == b["action"]).numpy()
+            play = data["phase"][r] == 1
+            for key, sel in (("play", play), ("pass", ~play)):
+                agree[key][0] += int(ok[sel].sum())
+                agree[key][1] += int(sel.sum())
+            agree["q_play"][0] += int((qpick == b["action"]).numpy()[play].sum())
+            agree["q_play"][1] += int(play.sum())
+            has = b["has"]
+            q_abs += float((q - b["values"]).abs().masked_fill(~has, 0.0).sum())
+            q_n += int(has.sum())
+            v_abs += float((v - b["points"]).abs().sum())
+    out = {f"agree_{k}": a / max(n, 1) for k, (a, n) in agree.items()}
+    out["q_mae"] = q_abs / max(q_n, 1)
+    out["v_mae"] = v_abs / max(len(rows), 1)
+    return out
+
+
+def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int = 1024, lr: float = 1e-3,
+          hidden: tuple[int, ...] = (512, 512), q_weight: float = 1.0, v_weight: float = 0.5,
+          temperature: float = 0.0, eval_deals: int = 2000, units: int | None = None, threads: int = 1,
+          resume: bool = False, log: bool = True) -> dict[str, Any]:
+    """Fit, write ``OUT/apprentice.npz`` and ``OUT/summary.json``; returns the summary."""
+    import torch
+
+    torch.set_num_threads(threads)
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = json.loads((Path(data_dir) / "manifest.json").read_text())
+    rules = make_rules(manifest["rules"])
+    data = D.load(data_dir, units)
+    train_rows, held_rows = split(data)
+    torch.manual_seed(seed)
+    net = torch_net(data["obs"].shape[1], hidden, data["legal"].shape[1])
+    opt = torch.optim.Adam(net.parameters(), lr=lr)
+    steps_per_epoch = len(train_rows) // batch
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * steps_per_epoch))
+    ckpt = folder / "checkpoint.pt"
+    first = 0
+    if resume and ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        first = state["epoch"]
+    elif (folder / "metrics.jsonl").exists():
+        (folder / "metrics.jsonl").unlink()
+    started = time.perf_counter()
+    for epoch in range(first, epochs):
+        order = np.random.default_rng([seed, epoch]).permutation(train_rows)
+        net.train()
+        sums: dict[str, float] = {}
+        for i in range(steps_per_epoch):
+            b = batch_tensors(data, order[i * batch:(i + 1) * batch], rules)
+            loss, parts = losses(net, b, q_weight, v_weight, temperature)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            for k, v in parts.items():
+                sums[k] = sums.get(k, 0.0) + v
+        net.eval()
+        row = {"epoch": epoch + 1, **{k: v / max(steps_per_epoch, 1) for k, v in sums.items()},
+               **evaluate(net, data, held_rows, rules), "seconds": round(time.perf_counter() - started, 1)}
+        if eval_deals:
+            row["eval_margin_vs_heuristic"], row["eval_se"] = greedy_margin(to_numpy(net, {}), eval_deals, seed + 1)
+        log_metrics(folder, row, log)
+        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                    "epoch": epoch + 1}, ckpt)
+    meta = {"rules": manifest["rules"], "observation": "rich", "deck_size": int(data["legal"].shape[1]),
+            "hidden": list(hidden), "stage": "warm start", "data": str(data_dir), "data_manifest": manifest,
+            "rows": len(data["action"]), "deals": len(np.unique(data["deal"])), "seed": seed,
+            "epochs": epochs, "batch": batch, "lr": lr, "q_weight": q_weight, "v_weight": v_weight,
+            "temperature": temperature}
+    return finish(folder, to_numpy(net, meta))
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", required=True, help="folder of search data")
+    p.add_argument("--out", required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--batch", type=int, default=1024)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--hidden", default="512,512", help="hidden layer sizes, comma-separated")
+    p.add_argument("--q-weight", type=float, default=1.0)
+    p.add_argument("--v-weight", type=float, default=0.5)
+    p.add_argument("--temperature", type=float, default=0.0,
+                   help="points; > 0: soft policy targets softmax(-values/T) where the searcher gave estimates")
+    p.add_argument("--eval-deals", type=int, default=2000,
+                   help="deals against three heuristic after each epoch (0: none)")
+    p.add_argument("--units", type=int, default=None, help="use only the first N units of the data")
+    p.add_argument("--threads", type=int, default=1, help="torch threads")
+    p.add_argument("--resume", action="store_true")
+    a = p.parse_args(argv)
+    hidden = tuple(int(h) for h in a.hidden.split(","))
+    train(a.data, a.out, a.seed, a.epochs, a.batch, a.lr, hidden, a.q_weight, a.v_weight, a.temperature,
+          a.eval_deals, a.units, a.threads, a.resume)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The apprentice's whole recipe in one command: search data → warm start → PPO with self-play.
+
+    python -m hearts_baselines.apprentice.train --out runs/apprentice --seed 0 [--bundle]
+
+Runs the three stages into ``OUT/data``, ``OUT/warm`` and ``OUT/ppo`` with the settings of the bundled
+weights (docs/learned.md), each resumable: run the same command again after an interruption and every
+stage continues where it stopped (finished stages are kept). ``--bundle`` copies the final weights into
+the package (``hearts_baselines/weights/apprentice.npz``), the ``apprentice`` agent's default.
+Stage options are those of :mod:`~hearts_baselines.apprentice.data`,
+:mod:`~hearts_baselines.apprentice.supervised` and :mod:`~hearts_baselines.apprentice.ppo`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from pathlib import Path
+
+from hearts_baselines.apprentice import data, ppo, supervised
+from hearts_baselines.apprentice.agent import BUNDLED
+from hearts_baselines.apprentice.net import NumpyNet
+
+DEALS, UNIT_DEALS, EPOCHS, HIDDEN, ITERATIONS = 20000, 50, 20, (512, 512), 1000  # the bundled weights' recipe
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=2, help="processes of the data stage (the data does not depend on it)")
+    p.add_argument("--deals", type=int, default=DEALS)
+    p.add_argument("--epochs", type=int, default=EPOCHS)
+    p.add_argument("--iterations", type=int, default=ITERATIONS, help="PPO iterations (8,192 steps each)")
+    p.add_argument("--bundle", action="store_true", help="copy the final weights into the package")
+    a = p.parse_args(argv)
+    out = Path(a.out)
+    times = {}
+    started = time.perf_counter()
+    data.generate(out / "data", a.deals, a.seed, a.jobs, UNIT_DEALS)
+    times["data"] = time.perf_counter() - started
+    warm = out / "warm" / "apprentice.npz"
+    supervised.train(str(out / "data"), str(out / "warm"), seed=a.seed, epochs=a.epochs, hidden=HIDDEN,
+                     resume=True)
+    times["warm start"] = time.perf_counter() - started - times["data"]
+    ppo.train(str(warm), str(out / "ppo"), seed=a.seed, iterations=a.iterations, resume=True)
+    times["ppo"] = time.perf_counter() - started - times["data"] - times["warm start"]
+    final = out / "ppo" / "apprentice.npz"
+    (out / "times.json").write_text(json.dumps({k: round(v / 60, 1) for k, v in times.items()}, indent=1) + "\n")
+    if a.bundle:
+        NumpyNet.load(final)  # refuse to bundle a damaged file
+        shutil.copyfile(final, BUNDLED)
+        print(f"bundled {final} as {BUNDLED}")
+
+
+if __name__ == "__main__":
+    main()
