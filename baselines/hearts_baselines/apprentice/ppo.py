@@ -3,7 +3,8 @@
     python -m hearts_baselines.apprentice.ppo --init runs/apprentice/warm/apprentice.npz --out runs/apprentice/ppo
 
 The learner sits in a random seat of every table (``HeartsVectorEnv(seat="random")``, one deal per
-episode, every pass direction, reward −points at the deal's end, in units of 5 points). **Opponent
+episode, every pass direction). Reward: ``zero_sum`` (the mean of the deal's points minus the learner's,
+¾ of the arena's margin, so a moon shot is worth what it is worth there), in units of 5 points. **Opponent
 pool** — the tables are split into three groups, each one env:
 
 - ``--heuristic-tables`` against three ``heuristic`` (run by the engine's kernels, card for card);
@@ -15,9 +16,9 @@ pool** — the tables are split into three groups, each one env:
 
 PPO: ``--rollout`` steps per table, GAE (γ = 1, λ = 0.95), ``--epochs`` passes of minibatches of
 ``--minibatch`` rows, clipped ratio 0.1, value loss ½·MSE, masked entropy bonus. The critic is the
-network's ``v`` head (points the seat will take: value = −v/5), so the warm start's critic is used
-from the first update. The ``q`` head is not trained here (it keeps the warm start's weights and is
-stale against the new trunk: play PPO weights with ``head='policy'``).
+network's ``v`` head (points the seat will take: value = (6.5 − v)/5, exact for deals without a moon),
+so the warm start's critic is used from the first update. The ``q`` head is not trained here (it keeps
+the warm start's weights and is stale against the new trunk: play PPO weights with ``head='policy'``).
 
 Reproducible: every random draw of iteration *i* comes from generators seeded ``[seed, i, …]`` and at
 every checkpoint (``--checkpoint-every`` iterations) the envs restart from deals seeded
@@ -101,9 +102,12 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
     for name, count in (("heuristic", heuristic_tables), ("self", self_tables), ("pool", pool_tables)):
         if count:
             opponent = None if name == "heuristic" else Opponent(start_net, seed)
-            env = HeartsVectorEnv(num_envs=count, rules=RULES, opponents=opponent or "heuristic", seat="random")
+            env = HeartsVectorEnv(num_envs=count, rules=RULES, opponents=opponent or "heuristic", seat="random",
+                                  reward="zero_sum")
             groups.append((name, env, opponent))
     n = sum(env.num_envs for _, env, _ in groups)
+    group_of = np.repeat([name for name, _, _ in groups], [env.num_envs for _, env, _ in groups])
+    offset = groups[0][1].rules.penalty_total / 4  # the mean of a deal's points when no one shoots the moon
     size = start_net.hidden[0][0].shape[0]
     actions_n = start_net.heads["p"][0].shape[1]
     meta = {**start_net.meta, "stage": "ppo", "init": str(init), "seed": seed, "iterations": iterations,
@@ -142,7 +146,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
         buf_val = np.zeros((rollout + 1, n), np.float32)
         buf_rew = np.zeros((rollout, n), np.float32)
         buf_done = np.zeros((rollout, n), bool)
-        finished: list[float] = []
+        finished: dict[str, list[float]] = {name: [] for name, _, _ in groups}
         for t in range(rollout):
             with torch.no_grad():
                 logits, _, v = net(torch.from_numpy(obs))
@@ -155,13 +159,14 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
             act = np.where(masks[np.arange(n), act], act, np.argmax(np.where(masks, logp_all, -np.inf), axis=1))
             buf_obs[t], buf_mask[t], buf_act[t] = obs, masks, act
             buf_logp[t] = logp_all[np.arange(n), act]
-            buf_val[t] = -v.numpy() / SCALE
+            buf_val[t] = (offset - v.numpy()) / SCALE
             obs, reward, done, masks = step(act)
             buf_rew[t] = reward / SCALE
             buf_done[t] = done
-            finished.extend((-reward[done]).tolist())
+            for name in finished:  # zero_sum -> the arena's margin (opponents' mean points - the learner's)
+                finished[name].extend((reward[done & (group_of == name)] * 4 / 3).tolist())
         with torch.no_grad():
-            buf_val[rollout] = -net(torch.from_numpy(obs))[2].numpy() / SCALE
+            buf_val[rollout] = (offset - net(torch.from_numpy(obs))[2].numpy()) / SCALE
         adv = np.zeros((rollout, n), np.float32)
         last = np.zeros(n, np.float32)
         for t in reversed(range(rollout)):
@@ -188,7 +193,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
                 a = b["adv"]
                 a = (a - a.mean()) / (a.std() + 1e-8)
                 pg = torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
-                vf = 0.5 * ((-v / SCALE) - b["ret"]).pow(2).mean()
+                vf = 0.5 * (((offset - v) / SCALE) - b["ret"]).pow(2).mean()
                 ent = -(logp_t.exp() * logp_t.masked_fill(~b["mask"], 0.0)).sum(1).mean()
                 loss = pg + vf_coef * vf - ent_coef * ent
                 opt.zero_grad()
@@ -203,8 +208,8 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
                     stats["clipfrac"].append(((ratio - 1).abs() > clip).float().mean().item())
         steps_done += rows
         row: dict[str, Any] = {"iteration": it + 1, "steps": steps_done,
-                               **{k: float(np.mean(v)) for k, v in stats.items()}, "deals": len(finished),
-                               "points": float(np.mean(finished)) if finished else None,
+                               **{k: float(np.mean(v)) for k, v in stats.items()},
+                               **{f"margin_{k}": float(np.mean(v)) if v else None for k, v in finished.items()},
                                "seconds": round(time.perf_counter() - started, 1)}
         if snapshot_every and (it + 1) % snapshot_every == 0:
             pool.append(to_numpy(net, meta))
