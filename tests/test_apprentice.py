@@ -205,6 +205,7 @@ def test_ppo_from_the_warm_start_is_reproducible_and_resumes(warm: Path, tmp_pat
     rows = [json.loads(line) for line in (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in rows] == [1, 2] and "eval_margin_vs_heuristic" in rows[1]
     assert a.meta["stage"] == "ppo" and a.meta["tables"] == {"heuristic": 4, "self": 2, "pool": 2}
+    assert a.meta["epochs"] == 2 and a.meta["warm_start"]["epochs"] == TINY["epochs"]  # PPO's and the warm start's
 
 
 def test_the_ppo_evaluation_measures_the_margin_against_heuristic():
@@ -221,3 +222,14 @@ def test_the_ppo_evaluation_measures_the_margin_against_heuristic():
     rng = np.random.default_rng(0)
     chance, _ = evaluation.margin_vs_heuristic(lambda tables, obs, masks: tables.random_actions(rng), 256, seed=0)
     assert chance < -5
+
+
+def test_the_bundled_apprentice_loads_and_plays_its_recipe():
+    agent = make_agent("apprentice")
+    meta = agent.net.meta
+    assert meta["stage"] == "ppo" and meta["hidden"] == [512, 512] and meta["warm_start"]["deals"] == 20000
+    deal = Deal.random(RULES, 7, pass_direction=2)
+    while not deal.is_over:
+        agent.reset(RULES, deal.current, 0)
+        deal.apply(agent.act(SeatView.of(deal, deal.current)))
+    assert sum(deal.points) in (26, 78)

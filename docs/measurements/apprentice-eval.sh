@@ -9,6 +9,7 @@ mkdir -p $E
 A() { name=$1; shift; [ -s $E/$name.json ] && return; .venv/bin/hearts-env arena "$@" --deals 1000 --jobs ${JOBS:-2} --json --out $E/$name.jsonl --resume > $E/$name.json 2> $E/$name.err; echo "$name done $(date +%T)"; }
 WARM="apprentice(weights='runs/apprentice/warm/apprentice.npz')"
 PPO="apprentice(weights='runs/apprentice/ppo/apprentice.npz')"
+PPOH="apprentice(weights='runs/apprentice/ppo-heuristic/apprentice.npz')"  # PPO against heuristic only
 PIMC="pimc(n=300, policy='heuristic', rank='heuristic', passing='heuristic')"
 case $1 in
 heuristic)  # cheap: the learned players against the expert
@@ -16,7 +17,11 @@ heuristic)  # cheap: the learned players against the expert
   A ppo-heuristic "$PPO" heuristic heuristic heuristic
   A warmq-heuristic "apprentice(weights='runs/apprentice/warm/apprentice.npz', head='q')" heuristic heuristic heuristic
   ;;
-pimc)  # 12,000 pimc decisions a run per 1000 deals ... about 8 minutes on two cores
+ablation)  # PPO without self-play: the same run with all 256 tables against heuristic
+  A ppoh-heuristic "$PPOH" heuristic heuristic heuristic
+  A ppoh-pimc "$PPOH" "$PIMC" "$PIMC" "$PIMC"
+  ;;
+pimc)  # about 156,000 pimc decisions a run: 15 minutes on one core
   A warm-pimc "$WARM" "$PIMC" "$PIMC" "$PIMC"
   A ppo-pimc "$PPO" "$PIMC" "$PIMC" "$PIMC"
   ;;

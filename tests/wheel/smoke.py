@@ -23,11 +23,12 @@ def main() -> None:
     assert resources.files("hearts_env").joinpath("py.typed").is_file(), "py.typed missing from the wheel"
     weights = resources.files("hearts_baselines").joinpath("weights")
     for name in ("ppo.zip", "ppo.json", "dqn.zip", "dqn.json", "qlearning.json", "subagents.npz", "tdlambda.npz",
-                 "dutchnn-nnai2.npz", "dutchnn-strongman.npz", "dutchnn-strongman2.npz", "culhane.pt"):
+                 "dutchnn-nnai2.npz", "dutchnn-strongman.npz", "dutchnn-strongman2.npz", "culhane.pt",
+                 "apprentice.npz"):
         assert weights.joinpath(name).is_file(), f"bundled weights {name} missing from the wheel"
     names = agent_names()
     expected = {"random", "greedy", "heuristic", "pimc", "mcts", "ismcts", "maxn", "openspiel-ismcts", "subagents",
-                "qlearning", "tdlambda", "ppo", "dqn", "dutchnn", "culhane"}
+                "qlearning", "tdlambda", "ppo", "dqn", "dutchnn", "culhane", "apprentice"}
     assert expected <= set(names), f"entry points missing: {sorted(expected - set(names))}"
     for name in sorted(expected - {"openspiel-ismcts"}):  # open-spiel is the oracle extra, not installed here
         make_agent(name)

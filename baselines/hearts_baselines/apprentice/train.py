@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     supervised.train(str(out / "data"), str(out / "warm"), seed=a.seed, epochs=a.epochs, hidden=HIDDEN,
                      resume=True)
     times["warm start"] = time.perf_counter() - started - times["data"]
-    ppo.train(str(warm), str(out / "ppo"), seed=a.seed, iterations=a.iterations, resume=True)
+    ppo.train(str(warm), str(out / "ppo"), seed=a.seed, iterations=a.iterations, eval_every=50, resume=True)
     times["ppo"] = time.perf_counter() - started - times["data"] - times["warm start"]
     final = out / "ppo" / "apprentice.npz"
     (out / "times.json").write_text(json.dumps({k: round(v / 60, 1) for k, v in times.items()}, indent=1) + "\n")
