@@ -112,8 +112,8 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
     actions_n = start_net.heads["p"][0].shape[1]
     shape = {k: start_net.meta[k] for k in ("rules", "observation", "deck_size", "hidden") if k in start_net.meta}
     warm = {k: v for k, v in start_net.meta.items() if k not in ("format", "warm_start")}
-    meta: dict[str, Any] = {**shape, "stage": "ppo", "warm_start": start_net.meta.get("warm_start", warm), "init": str(init),
-            "seed": seed, "iterations": iterations,
+    meta: dict[str, Any] = {**shape, "stage": "ppo", "warm_start": start_net.meta.get("warm_start", warm),
+                            "init": str(init), "seed": seed, "iterations": iterations,
             "tables": {name: env.num_envs for name, env, _ in groups}, "rollout": rollout, "epochs": epochs,
             "minibatch": minibatch, "lr": lr, "clip": clip, "ent_coef": ent_coef, "vf_coef": vf_coef, "lambda": lam,
             "snapshot_every": snapshot_every, "pool_size": pool_size}
