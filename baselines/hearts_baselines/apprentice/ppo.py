@@ -110,7 +110,8 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
     offset = groups[0][1].rules.penalty_total / 4  # the mean of a deal's points when no one shoots the moon
     size = start_net.hidden[0][0].shape[0]
     actions_n = start_net.heads["p"][0].shape[1]
-    shape = {k: start_net.meta[k] for k in ("rules", "observation", "deck_size", "hidden") if k in start_net.meta}
+    shape: dict[str, Any] = {k: start_net.meta[k] for k in ("rules", "observation", "deck_size", "hidden")
+                             if k in start_net.meta}
     warm = {k: v for k, v in start_net.meta.items() if k not in ("format", "warm_start")}
     meta: dict[str, Any] = {**shape, "stage": "ppo", "warm_start": start_net.meta.get("warm_start", warm),
                             "init": str(init), "seed": seed, "iterations": iterations,
