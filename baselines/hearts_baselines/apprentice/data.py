@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 import hearts_env
+from hearts_baselines.apprentice.agent import legal_matrix
 from hearts_env import Phase, SeatView
 from hearts_env.agents import make_agent
 from hearts_env.arena.game import pass_direction_of
@@ -86,7 +87,7 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int) -> dict[str, np.nd
         for c, v in getattr(agent, "last_values", {}).items():
             values[c] = v
         rows["obs"].append(encoder.encode(view).copy())
-        rows["legal"].append(np.array([(legal >> c) & 1 for c in range(n)], bool))
+        rows["legal"].append(legal_matrix(np.array([legal], np.uint64), n)[0])
         rows["action"].append(card)
         rows["values"].append(values)
         rows["deal"].append(k)
@@ -150,7 +151,9 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     todo = [i for i in range(deals // unit_deals) if not (folder / f"unit-{i:05d}.npz").exists()]
     args = (str(folder), rules, searcher, seed)
-    bar = _bar(len(todo), progress)
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(todo), unit="unit", desc="search data", disable=not progress)
     if jobs == 1:
         for i in todo:
             make_unit(*args, i, unit_deals)
@@ -162,19 +165,6 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
                 bar.update(1)
     bar.close()
     return len(todo)
-
-
-def _bar(total: int, show: bool):
-    try:
-        from tqdm import tqdm
-    except ImportError:  # the arena extra brings tqdm; without it, no bar
-        show = False
-    if not show:
-        class Quiet:
-            def update(self, _: int) -> None: ...
-            def close(self) -> None: ...
-        return Quiet()
-    return tqdm(total=total, unit="unit", desc="search data")
 
 
 def load(folder: str | Path, units: int | None = None) -> dict[str, np.ndarray]:

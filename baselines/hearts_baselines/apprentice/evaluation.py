@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from hearts_baselines.apprentice.agent import choose
 from hearts_baselines.apprentice.net import NumpyNet
 from hearts_env.vector.env import HeartsVectorEnv
 
@@ -39,5 +40,4 @@ def margin_vs_heuristic(choose: Callable[[Any, np.ndarray, np.ndarray], np.ndarr
 
 def greedy_margin(net: NumpyNet, deals: int, seed: int) -> tuple[float, float]:
     """:func:`margin_vs_heuristic` of ``net``'s greedy policy."""
-    return margin_vs_heuristic(lambda _, obs, masks: np.where(masks, net.policy_logits(obs), -np.inf).argmax(axis=1),
-                               deals, seed)
+    return margin_vs_heuristic(lambda _, obs, masks: choose(net, obs, masks, "policy"), deals, seed)

@@ -106,17 +106,18 @@ def torch_net(inputs: int, hidden: tuple[int, ...], actions: int) -> Any:
     return Net()
 
 
+def _linears(net: Any) -> list[tuple[str, Any]]:
+    """The linear layers of a :func:`torch_net` with the suffix of their arrays: ``0, 1, …`` then the heads."""
+    return [*((str(i), m) for i, m in enumerate(m for m in net.trunk if hasattr(m, "weight"))),
+            *((name, getattr(net, name)) for name in HEADS)]
+
+
 def to_numpy(net: Any, meta: dict[str, Any]) -> NumpyNet:
     """A torch :func:`torch_net` as a :class:`NumpyNet` (weights copied, transposed to ``x @ w``)."""
     params: dict[str, np.ndarray] = {}
-    linears = [m for m in net.trunk if hasattr(m, "weight")]
-    for i, m in enumerate(linears):
-        params[f"w{i}"] = m.weight.detach().cpu().numpy().T.copy()
-        params[f"b{i}"] = m.bias.detach().cpu().numpy().copy()
-    for name in HEADS:
-        m = getattr(net, name)
-        params[f"w{name}"] = m.weight.detach().cpu().numpy().T.copy()
-        params[f"b{name}"] = m.bias.detach().cpu().numpy().copy()
+    for suffix, m in _linears(net):
+        params[f"w{suffix}"] = m.weight.detach().cpu().numpy().T.copy()
+        params[f"b{suffix}"] = m.bias.detach().cpu().numpy().copy()
     return NumpyNet(params, meta)
 
 
@@ -125,12 +126,7 @@ def load_into(net: Any, weights: NumpyNet) -> None:
     import torch
 
     params = weights.params()
-    linears = [m for m in net.trunk if hasattr(m, "weight")]
     with torch.no_grad():
-        for i, m in enumerate(linears):
-            m.weight.copy_(torch.from_numpy(params[f"w{i}"].T.copy()))
-            m.bias.copy_(torch.from_numpy(params[f"b{i}"]))
-        for name in HEADS:
-            m = getattr(net, name)
-            m.weight.copy_(torch.from_numpy(params[f"w{name}"].T.copy()))
-            m.bias.copy_(torch.from_numpy(params[f"b{name}"]))
+        for suffix, m in _linears(net):
+            m.weight.copy_(torch.from_numpy(params[f"w{suffix}"].T.copy()))
+            m.bias.copy_(torch.from_numpy(params[f"b{suffix}"]))

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,35 +40,29 @@ import numpy as np
 
 from hearts_baselines.apprentice.evaluation import RULES, greedy_margin
 from hearts_baselines.apprentice.net import SCALE, NumpyNet, load_into, to_numpy, torch_net
-from hearts_baselines.apprentice.runfiles import finish, log_metrics
+from hearts_baselines.apprentice.runfiles import begin, checkpoint, finish, log_metrics
 from hearts_env.vector.env import HeartsVectorEnv
 
 
-def sampler(net: NumpyNet, rng: np.random.Generator) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """Opponents that sample from ``net``'s masked policy: ``(obs, masks) -> actions``."""
-
-    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        logits = np.where(masks, net.policy_logits(obs), -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        cum = np.cumsum(p, axis=1)
-        u = rng.random(len(obs))[:, None] * cum[:, -1:]
-        return np.minimum((cum < u).sum(axis=1), masks.shape[1] - 1)
-
-    return act
+def sample(weights: np.ndarray, masks: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """(B,) one card per row drawn with probability proportional to ``weights`` (zero on illegal cards) by
+    the uniforms ``u``; a row whose draw lands on an illegal card (rounding) takes its heaviest legal card."""
+    cum = np.cumsum(weights, axis=1)
+    cards = np.minimum((cum < u[:, None] * cum[:, -1:]).sum(axis=1), masks.shape[1] - 1)
+    rows = np.arange(len(cards))
+    return np.where(masks[rows, cards], cards, np.argmax(np.where(masks, weights, -np.inf), axis=1))
 
 
 class Opponent:
-    """A batched policy whose network can be swapped between rollouts (the env keeps one callable)."""
-
-    def __init__(self, net: NumpyNet, seed: int):
-        self.act = sampler(net, np.random.default_rng(seed))
+    """Opponents sampling from a network's masked policy, ``(obs, masks) -> actions``; the network and
+    the generator are set before each rollout (the env keeps this one callable)."""
 
     def set(self, net: NumpyNet, rng: np.random.Generator) -> None:
-        self.act = sampler(net, rng)
+        self.net, self.rng = net, rng
 
     def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return self.act(obs, masks)
+        logits = np.where(masks, self.net.policy_logits(obs), -np.inf)
+        return sample(np.exp(logits - logits.max(axis=1, keepdims=True)), masks, self.rng.random(len(obs)))
 
 
 def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_tables: int = 128,
@@ -81,7 +74,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
 
     torch.set_num_threads(threads)
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    state = begin(folder, resume)
     start_net = NumpyNet.load(init)
     hidden = tuple(int(h) for h in start_net.meta["hidden"])
     net = torch_net(start_net.hidden[0][0].shape[0], hidden, start_net.heads["p"][0].shape[1])
@@ -89,19 +82,15 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
     opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
     pool: list[NumpyNet] = [start_net]
     first = 0
-    ckpt = folder / "checkpoint.pt"
-    if resume and ckpt.exists():
-        state = torch.load(ckpt, weights_only=False)
+    if state is not None:
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
         pool = [NumpyNet(p, start_net.meta) for p in state["pool"]]
         first = state["iteration"]
-    elif (folder / "metrics.jsonl").exists():
-        (folder / "metrics.jsonl").unlink()
     groups: list[tuple[str, HeartsVectorEnv, Opponent | None]] = []
     for name, count in (("heuristic", heuristic_tables), ("self", self_tables), ("pool", pool_tables)):
         if count:
-            opponent = None if name == "heuristic" else Opponent(start_net, seed)
+            opponent = None if name == "heuristic" else Opponent()
             env = HeartsVectorEnv(num_envs=count, rules=RULES, opponents=opponent or "heuristic", seat="random",
                                   reward="zero_sum")
             groups.append((name, env, opponent))
@@ -156,11 +145,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
                 logits, _, v = net(torch.from_numpy(obs))
                 logits = logits.masked_fill(~torch.from_numpy(masks), -1e9)
                 logp_all = torch.log_softmax(logits, dim=1).numpy()
-            p = np.exp(logp_all)
-            cum = np.cumsum(p, axis=1)
-            u = rng.random(n)[:, None] * cum[:, -1:]
-            act = np.minimum((cum < u).sum(axis=1), actions_n - 1)
-            act = np.where(masks[np.arange(n), act], act, np.argmax(np.where(masks, logp_all, -np.inf), axis=1))
+            act = sample(np.exp(logp_all), masks, rng.random(n))
             buf_obs[t], buf_mask[t], buf_act[t] = obs, masks, act
             buf_logp[t] = logp_all[np.arange(n), act]
             buf_val[t] = (offset - v.numpy()) / SCALE
@@ -222,8 +207,8 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
             row["eval_margin_vs_heuristic"], row["eval_se"] = greedy_margin(to_numpy(net, meta), eval_deals, seed + 1)
         log_metrics(folder, row, log)
         if (it + 1) % checkpoint_every == 0 or it + 1 == iterations:
-            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "iteration": it + 1,
-                        "pool": [p.params() for p in pool]}, ckpt)
+            checkpoint(folder, {"net": net.state_dict(), "opt": opt.state_dict(), "iteration": it + 1,
+                                "pool": [p.params() for p in pool]})
     return finish(folder, to_numpy(net, {**meta, "steps": steps_done}))
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from hearts_baselines.apprentice import data as D
 from hearts_baselines.apprentice.evaluation import greedy_margin
 from hearts_baselines.apprentice.net import SCALE, as_float, to_numpy, torch_net
-from hearts_baselines.apprentice.runfiles import finish, log_metrics
+from hearts_baselines.apprentice.runfiles import begin, checkpoint, finish, log_metrics
 from hearts_env.rules import make_rules
 
 HOLDOUT = 20  # deals k with k % HOLDOUT == 0 are held out
@@ -114,7 +114,7 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
 
     torch.set_num_threads(threads)
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    state = begin(folder, resume)
     manifest = json.loads((Path(data_dir) / "manifest.json").read_text())
     rules = make_rules(manifest["rules"])
     data = D.load(data_dir, units)
@@ -124,16 +124,12 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps_per_epoch = len(train_rows) // batch
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * steps_per_epoch))
-    ckpt = folder / "checkpoint.pt"
     first = 0
-    if resume and ckpt.exists():
-        state = torch.load(ckpt, weights_only=False)
+    if state is not None:
         net.load_state_dict(state["net"])
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
         first = state["epoch"]
-    elif (folder / "metrics.jsonl").exists():
-        (folder / "metrics.jsonl").unlink()
     started = time.perf_counter()
     for epoch in range(first, epochs):
         order = np.random.default_rng([seed, epoch]).permutation(train_rows)
@@ -154,8 +150,8 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
         if eval_deals:
             row["eval_margin_vs_heuristic"], row["eval_se"] = greedy_margin(to_numpy(net, {}), eval_deals, seed + 1)
         log_metrics(folder, row, log)
-        torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
-                    "epoch": epoch + 1}, ckpt)
+        checkpoint(folder, {"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
+                            "epoch": epoch + 1})
     meta = {"rules": manifest["rules"], "observation": "rich", "deck_size": int(data["legal"].shape[1]),
             "hidden": list(hidden), "stage": "warm start", "data": str(data_dir), "data_manifest": manifest,
             "rows": len(data["action"]), "deals": len(np.unique(data["deal"])), "seed": seed,
