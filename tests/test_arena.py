@@ -402,6 +402,50 @@ def test_an_agent_that_remembers_deals_sees_none_of_them_again(monkeypatch, tmp_
     assert len(log.read_text().splitlines()) >= 3 * 13  # the control: every later seating recognizes the deal
 
 
+class ThreadCounter(Agent):
+    """Writes its process and how many threads torch would use there to the file named in $HEARTS_THREADS_LOG."""
+
+    def reset(self, rules, seat, seed=None):
+        super().reset(rules, seat, seed)
+        import os
+
+        import torch
+
+        with open(os.environ["HEARTS_THREADS_LOG"], "a") as f:
+            f.write(f"{os.getpid()} {torch.get_num_threads()}\n")
+
+    def act(self, view):
+        return min(iter_cards(view.legal))
+
+
+@pytest.mark.parametrize("isolation", ["seating", "none"])
+def test_workers_share_the_cores_instead_of_each_starting_a_thread_per_core(monkeypatch, tmp_path, isolation):
+    """Two workers running a torch agent use cores // 2 threads each, not a thread per core each (which
+    oversubscribes the machine and slows every network agent); a count set by the user is kept."""
+    import os
+
+    pytest.importorskip("torch")
+    from hearts_env.arena.runner import THREAD_VARIABLES, threads_per_worker
+
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    for name in THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    log = tmp_path / "threads.log"
+    monkeypatch.setenv("HEARTS_THREADS_LOG", str(log))
+    run_arena(["test_arena:ThreadCounter", "random"], deals=2, rules="sturtevant", jobs=2, isolation=isolation,
+              only_seatings=[0, 1])
+    def worker_counts():  # the tournament's own process checks each spec once (a probe): not a worker
+        lines = [line.split() for line in log.read_text().splitlines()]
+        return {int(count) for pid, count in lines if int(pid) != os.getpid()}
+
+    assert worker_counts() == {threads_per_worker(2)} == {max(1, (os.cpu_count() or 1) // 2)}
+    log.unlink()
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    run_arena(["test_arena:ThreadCounter", "random"], deals=1, rules="sturtevant", jobs=2, isolation=isolation,
+              only_seatings=[0, 1])
+    assert worker_counts() == {min(2, os.cpu_count() or 1)}
+
+
 def test_isolation_is_checked():
     with pytest.raises(ValueError, match=r"isolation='trust'.*seating, none"):
         run_arena(["greedy", "random"], deals=1, rules=RULES, isolation="trust")

@@ -143,9 +143,31 @@ def seating_passes(todo: list[tuple]) -> list[list[tuple]]:
             for i in range(0, len(games), PASS_CHUNK)]
 
 
-def _play_pass(task: int, games: list[tuple], results: Any) -> None:
+def threads_per_worker(jobs: int) -> int:
+    """Threads each of ``jobs`` worker processes may use so that together they fill the cores once."""
+    return max(1, (os.cpu_count() or 1) // jobs)
+
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+def limit_threads(threads: int) -> None:
+    """Cap the native thread pools of this (worker) process at ``threads``, unless the user chose a count
+    in the environment: torch and BLAS start one thread per core in every process, so ``jobs`` workers
+    running network agents would otherwise run ``jobs`` x cores threads and slow each other down."""
+    if any(name in os.environ for name in THREAD_VARIABLES):
+        return
+    for name in THREAD_VARIABLES:  # read by the libraries when they load (agents import them lazily)
+        os.environ[name] = str(threads)
+    torch = sys.modules.get("torch")  # already loaded (imported by the __main__ that spawned us)
+    if torch is not None:
+        torch.set_num_threads(threads)
+
+
+def _play_pass(task: int, games: list[tuple], results: Any, threads: int = 1) -> None:
     """Worker of an isolated run: plays its games, sending each record as it finishes, then ``None``;
     stops if the tournament's process is gone (killed: no one would read the records)."""
+    limit_threads(threads)
     parent = multiprocessing.parent_process()
     for args in games:
         if parent is not None and not parent.is_alive():
@@ -160,6 +182,7 @@ def _isolated(tasks: list[list[tuple]], jobs: int, path: Path | None) -> Iterato
     as they finish. A process that ends without finishing its games (killed, ``os._exit``, a crash
     in native code, out of memory) stops the run with :class:`WorkerDied`."""
     context = multiprocessing.get_context("spawn")
+    threads = threads_per_worker(min(jobs, len(tasks)) or 1)
     results = context.Queue()
     waiting = list(enumerate(tasks))[::-1]
     running: dict[int, Any] = {}
@@ -168,7 +191,8 @@ def _isolated(tasks: list[list[tuple]], jobs: int, path: Path | None) -> Iterato
         while waiting or running:
             while waiting and len(running) < jobs:
                 task, games = waiting.pop()
-                running[task] = context.Process(target=_play_pass, args=(task, games, results), daemon=True)
+                running[task] = context.Process(target=_play_pass, args=(task, games, results, threads),
+                                                daemon=True)
                 running[task].start()
             try:
                 task, record = results.get(timeout=0.2)
@@ -222,7 +246,8 @@ def _in_processes(todo: list[tuple], jobs: int, path: Path | None) -> Iterator[d
     """Records as the worker processes finish them; a dead worker stops the run with :class:`WorkerDied`
     (a plain multiprocessing pool would wait for its games forever)."""
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=limit_threads,
+                             initargs=(threads_per_worker(jobs),)) as pool:
         futures = {pool.submit(_play_games, chunk): chunk for chunk in chunks}
         try:
             for future in as_completed(futures):
