@@ -260,3 +260,41 @@ def test_an_agent_that_crashes_gets_a_recorded_result_and_a_failing_exit(monkeyp
     assert rung["agent_points"] == 26.0 and rung["margin"]["mean"] < -20  # a forfeit every game, never a zero
     assert main(["benchmark", spec, "--tier", "smoke", "--opponents", "greedy", "--jobs", "1", "--isolation", "none",
                  "--out", str(tmp_path / "c"), "--resume", "--allow-errors"]) == 0
+
+
+def test_a_result_names_the_weights_behind_the_spec_and_resume_refuses_other_weights(tmp_path):
+    """Two builds of one spec (``qlearning`` with a retrained table) are told apart by the weights' SHA-256,
+    in the result, the table and compare; a resumed run whose weights changed would mix two agents."""
+    import hashlib
+
+    from hearts_baselines.qlearning.agent import BUNDLED
+
+    table = tmp_path / "q.json"
+    table.write_text(BUNDLED.read_text())
+    spec = f"qlearning(weights={str(table)!r})"
+    result = run_benchmark(spec, tier="smoke", rungs=["random"], out=tmp_path / "run", **FAST)
+    assert result["agent_weights"] == {"file": "q.json", "sha256": hashlib.sha256(table.read_bytes()).hexdigest()}
+    assert f"Agent weights: q.json, SHA-256 {result['agent_weights']['sha256'][:16]}" in markdown(result)
+    assert run_benchmark("random", tier="smoke", rungs=["random"], **FAST)["agent_weights"] is None
+
+    doc = json.loads(table.read_text())
+    doc["q"][0][0] += 1.0  # retrained
+    table.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="agent_weights_sha256"):
+        run_benchmark(spec, tier="smoke", rungs=["random"], out=tmp_path / "run", resume=True, **FAST)
+    other = run_benchmark(spec, tier="smoke", rungs=["random"], **FAST)
+    c = compare(result, other)
+    assert c["a"] != c["b"] and c["a"].startswith(spec) and result["agent_weights"]["sha256"][:12] in c["a"]
+
+
+@pytest.mark.parametrize("name", ["apprentice", "culhane", "dutchnn", "qlearning", "subagents", "tdlambda", "ppo",
+                                  "dqn"])
+def test_every_bundled_learned_agent_names_its_weights_file(name):
+    from hearts_env.agents import make_agent
+
+    if name in ("culhane", "ppo", "dqn"):
+        pytest.importorskip("torch")
+    if name in ("ppo", "dqn"):
+        pytest.importorskip("sb3_contrib")
+    path = make_agent(name).weights_file
+    assert path is not None and path.is_file() and path.parent.name == "weights"

@@ -56,6 +56,7 @@ class ApprenticeAgent(Agent):
         self.net = NumpyNet.load(path)
         self.head = head
         self.weights = str(path)
+        self.weights_file = path
         self._encoders: dict = {}
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:

@@ -31,7 +31,8 @@ class CulhaneAgent(Agent):
 
         super().__init__()
         torch.set_num_threads(1)
-        self.net, self.hidden, self.meta = network.load(Path(weights) if weights is not None else BUNDLED)
+        self.weights_file = Path(weights) if weights is not None else BUNDLED
+        self.net, self.hidden, self.meta = network.load(self.weights_file)
         self.passer = make_agent(passing)
         self._encoders: dict = {}
 

@@ -47,6 +47,7 @@ class DutchNNAgent(Agent):
             raise ValueError(f"dutchnn: epsilon must be a number in [0, 1], got {epsilon!r}")
         path = Path(weights) if weights is not None else bundled_path(brain)
         self.net = DutchNet.load(path).astype(np.float32)
+        self.weights_file = path
         self.brain = brain if weights is None else str(path)
         self.epsilon = float(epsilon)
         self.passing = passing

@@ -10,6 +10,8 @@ observation encoding comes from the checkpoint's metadata. Needs the ``train`` e
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hearts_baselines.learned.checkpoints import CheckpointError, bundled, load_model, verify
 from hearts_env.agents.adapters import SB3Agent
 
@@ -24,6 +26,7 @@ class PPOAgent(SB3Agent):
     def __init__(self, weights: str | None = None, deterministic: bool = True):
         path = str(bundled(self.bundle)) if weights is None else weights
         meta = verify(path)
+        self.weights_file = Path(path)
         if meta.get("algo") != self.algo:
             other = {"MaskablePPO": "ppo", "DQN": "dqn"}.get(str(meta.get("algo")))
             use = f"; load it with {other}(weights={path!r})" if other else ""

@@ -64,6 +64,7 @@ class QLearningAgent(Agent):
         super().__init__()
         loaded = load_table(weights) if not learn or weights is not None else None
         self.q = loaded[0].copy() if loaded else np.zeros((NUM_STATES, 2))
+        self.weights_file = (BUNDLED if weights is None else Path(weights)) if loaded else None
         base = loaded[1] if loaded else Hyper()
         self.hyper = Hyper(alpha=base.alpha if alpha is None else float(alpha),
                            gamma=base.gamma if gamma is None else float(gamma),

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from hearts_baselines.subagents.policy import Brain
-from hearts_baselines.subagents.weights import NetSet, load
+from hearts_baselines.subagents.weights import BUNDLED, NetSet, load
 from hearts_env.agents import Agent
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
@@ -28,6 +29,7 @@ class SubagentPlayer(Agent):
         super().__init__()
         if weights not in _CACHE:
             _CACHE[weights] = load(weights)
+        self.weights_file = Path(weights) if weights is not None else BUNDLED
         self.brain = Brain(_CACHE[weights], moon_threshold=moon_threshold, breaker_threshold=breaker_threshold,
                            use_moon=moon, use_breaker=breaker)
 

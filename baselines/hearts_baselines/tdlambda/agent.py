@@ -45,6 +45,7 @@ class TDLambdaAgent(SearchAgent):
             raise ValueError(f"tdlambda: worlds must be a positive integer, got {worlds!r}")
         super().__init__(passing)
         self.model = load(weights)
+        self.weights_file = BUNDLED if weights is None else Path(weights)
         self.worlds = worlds
         self._params: tuple | None = None
         self._kernels = kernels.compiled()

@@ -30,6 +30,7 @@ import importlib
 import re
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,9 @@ class Agent:
     """Base class of agents. Subclasses implement :meth:`act`."""
 
     name: str = "agent"
+    weights_file: Path | None = None
+    """The file of learned parameters the agent plays with, if any: the benchmark records its SHA-256, so a
+    result names the exact weights behind a spec such as ``ppo``."""
 
     def __init__(self) -> None:
         self.rules: Rules | None = None

@@ -74,6 +74,7 @@ class SB3Agent(PolicyAgent):
             if path is None:
                 raise AgentError("SB3Agent needs a model path or a model object")
             model = self._load(path, algo)
+            self.weights_file = Path(path)
         self.model = model
         self.dict_obs = dict_obs
         self.deterministic = deterministic

@@ -57,11 +57,24 @@ def markdown(result: dict[str, Any]) -> str:
               f"{'-' if smallest is None else f'{smallest:.2f}'} points per deal.", "",
               f"Protocol: suite {result['suite']}, tier {result['tier']} ({result['deals']} deals, seed "
               f"{result['seed']}), rules `{result['rules']}`, format {result['format']} ({result['format_meaning']}); "
-              f"opponents: " + ", ".join(f"{n} = `{r['spec']}`" for n, r in result["rungs"].items()) + ".",
+              f"opponents: " + ", ".join(f"{n} = `{r['spec']}`" for n, r in result["rungs"].items()) + "."
+              + _weights(result),
               f"Checks passed: {'; '.join(result['checks'].values())}.",
               f"hearts-env {result['package_version']}, {hw['cpus']} CPUs {hw['machine']}, Python {hw['python']}, "
               f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}."]
     return "\n".join(lines)
+
+
+def _label(result: dict[str, Any]) -> str:
+    """The agent's spec, with its weights' checksum when it has weights (two builds of ``ppo`` differ there)."""
+    weights = result.get("agent_weights")
+    return result["agent"] if not weights else f"{result['agent']} (weights {weights['sha256'][:12]})"
+
+
+def _weights(result: dict[str, Any]) -> str:
+    """The agent's weights file and checksum, for agents that play with one (older results lack it)."""
+    weights = result.get("agent_weights")
+    return "" if not weights else f" Agent weights: {weights['file']}, SHA-256 {weights['sha256'][:16]}…."
 
 
 def plot_ladder(result: dict[str, Any], path: str | Path) -> None:
@@ -113,7 +126,7 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
              for name in ladder_a}
     both = [np.mean([a["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0),
             np.mean([b["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0)]
-    return {"a": a["agent"], "b": b["agent"], "suite": a["suite"], "tier": a["tier"], "rules": a["rules"],
+    return {"a": _label(a), "b": _label(b), "suite": a["suite"], "tier": a["tier"], "rules": a["rules"],
             "format": a["format"], "rungs": rungs, "ladder": paired(both[0] - both[1])}
 
 

@@ -3,6 +3,7 @@ goes (resumable), then the figures, the Markdown table, the JSON and the plot.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -41,10 +42,12 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     rules = the_suite.rules(preset)
     seatings = format_seatings(format)
     ladder = the_suite.ladder if rungs is None else tuple(the_suite.rung(name) for name in rungs)
-    make_agent(spec)  # a bad spec fails before anything is played
-    folder = _prepare(Path(out) if out is not None else None, resume,
-                      {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "format": format,
-                       "agent": spec})
+    weights = agent_weights(make_agent(spec))  # a bad spec fails before anything is played
+    manifest = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "format": format,
+                "agent": spec}
+    if weights is not None:  # resuming with other weights behind the same spec would mix two agents
+        manifest["agent_weights_sha256"] = weights["sha256"]
+    folder = _prepare(Path(out) if out is not None else None, resume, manifest)
     seed = the_suite.seed(preset)
     published = the_suite.fingerprints.get((preset, tier))
     if published is not None and deals_fingerprint(rules, seed, deals) != published:
@@ -69,8 +72,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         check_totals(records)
         figures[rung.name] = {"spec": rung.spec, **rung_figures(records, deals)}
     result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
-              "format": format, "format_meaning": FORMATS[format], "agent": spec, "deals": deals,
-              "seed": seed, "package_version": __version__, "hardware": hardware(),
+              "format": format, "format_meaning": FORMATS[format], "agent": spec, "agent_weights": weights,
+              "deals": deals, "seed": seed, "package_version": __version__, "hardware": hardware(),
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
               "seconds": round(time.time() - started, 1),
               "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
@@ -86,6 +89,15 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         except ImportError as e:
             print(f"hearts-env benchmark: no plot ({e})", file=sys.stderr)
     return result
+
+
+def agent_weights(agent: Any) -> dict[str, str] | None:
+    """The file name and SHA-256 of the weights ``agent`` plays with (its ``weights_file``), or None."""
+    path = getattr(agent, "weights_file", None)
+    if path is None:
+        return None
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return {"file": Path(path).name, "sha256": digest}
 
 
 def _prepare(folder: Path | None, resume: bool, manifest: dict[str, str]) -> Path | None:
