@@ -115,8 +115,9 @@ def _prepare(folder: Path | None, resume: bool, manifest: dict[str, str]) -> Pat
                                   f"or choose another folder")
         previous = json.loads(stored.read_text())
         if previous != manifest:
-            differ = ", ".join(f"{k}: {previous.get(k)!r} there, {v!r} now" for k, v in manifest.items()
-                               if previous.get(k) != v)
+            differ = ", ".join(f"{k}: {previous.get(k)!r} there, {manifest.get(k)!r} now"
+                               for k in [*manifest, *(k for k in previous if k not in manifest)]
+                               if previous.get(k) != manifest.get(k))
             raise ValueError(f"{folder} holds another benchmark run ({differ}); choose another folder")
         return folder
     if folder.exists() and any(folder.iterdir()):
