@@ -520,10 +520,36 @@ def aec_steps(make_env: Callable[[], object], steps: int = 5000) -> Callable[[],
     return run
 
 
+def arena_games(capped: bool, spec: str = "ppo", deals: int = 100, jobs: int = 2) -> Callable[[], int]:
+    """Games/s of a network agent (one seat against three ``greedy``) in the arena with ``jobs`` worker
+    processes, their torch/BLAS threads capped at cores / jobs (the arena's default) or left at one per core
+    in every worker (what the arena did before: ``OMP_NUM_THREADS`` = cores). Worker start-up is included."""
+    import os
+
+    from hearts_env.arena import run_arena, solo_seatings
+    from hearts_env.arena.runner import THREAD_VARIABLES
+
+    def run() -> int:
+        saved = {name: os.environ.pop(name, None) for name in THREAD_VARIABLES}
+        if not capped:
+            os.environ.update({name: str(os.cpu_count() or 1) for name in THREAD_VARIABLES})
+        try:
+            records = run_arena([spec, "greedy"], deals=deals, jobs=jobs, isolation="none",
+                                only_seatings=solo_seatings())
+        finally:
+            for name, value in saved.items():
+                os.environ.pop(name, None)
+                if value is not None:
+                    os.environ[name] = value
+        return len(records)
+
+    return run
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "train"],
+    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "arena", "train"],
                         help="run one group only (train: PPO steps/s, needs the train extra)")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
@@ -573,6 +599,9 @@ def main(argv: list[str] | None = None) -> None:
 
         compare("hearts_v0.env(), rich obs (steps/s)", aec_steps(lambda: hearts_v0.env(rules="openspiel")),
                 aec_steps(lambda: texas_holdem_v4.env()), "/s", "texas_holdem_v4.env()", args.seconds)
+    if args.only in (None, "arena"):
+        compare("arena, ppo vs greedy, --jobs 2 (games/s)", arena_games(True), arena_games(False), "/s",
+                "threads not capped (a thread per core each)", args.seconds * 2, rounds=2)
     if args.only in (None, "train"):
         compare("apprentice PPO (CleanRL-style), 64 tables", apprentice_ppo_training(True),
                 apprentice_ppo_training(False), "/s", "MaskablePPO, SB3VecEnv, same net", args.seconds * 4, rounds=2)
