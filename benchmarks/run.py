@@ -525,23 +525,19 @@ def arena_games(capped: bool, spec: str = "ppo", deals: int = 100, jobs: int = 2
     processes, their torch/BLAS threads capped at cores / jobs (the arena's default) or left at one per core
     in every worker (what the arena did before: ``OMP_NUM_THREADS`` = cores). Worker start-up is included."""
     import os
+    from unittest import mock
 
     from hearts_env.arena import run_arena, solo_seatings
     from hearts_env.arena.runner import THREAD_VARIABLES
 
     def run() -> int:
-        saved = {name: os.environ.pop(name, None) for name in THREAD_VARIABLES}
-        if not capped:
-            os.environ.update({name: str(os.cpu_count() or 1) for name in THREAD_VARIABLES})
-        try:
-            records = run_arena([spec, "greedy"], deals=deals, jobs=jobs, isolation="none",
-                                only_seatings=solo_seatings())
-        finally:
-            for name, value in saved.items():
+        with mock.patch.dict(os.environ):  # the workers inherit this environment; restored afterwards
+            for name in THREAD_VARIABLES:
                 os.environ.pop(name, None)
-                if value is not None:
-                    os.environ[name] = value
-        return len(records)
+                if not capped:
+                    os.environ[name] = str(os.cpu_count() or 1)
+            return len(run_arena([spec, "greedy"], deals=deals, jobs=jobs, isolation="none",
+                                 only_seatings=solo_seatings()))
 
     return run
 

@@ -27,9 +27,9 @@ class SubagentPlayer(Agent):
     def __init__(self, weights: str | None = None, moon: bool = True, breaker: bool = True,
                  moon_threshold: float | None = None, breaker_threshold: float | None = None):
         super().__init__()
-        if weights not in _CACHE:
-            _CACHE[weights] = load(weights)
         self.weights_file = Path(weights) if weights is not None else BUNDLED
+        if weights not in _CACHE:
+            _CACHE[weights] = load(self.weights_file)
         self.brain = Brain(_CACHE[weights], moon_threshold=moon_threshold, breaker_threshold=breaker_threshold,
                            use_moon=moon, use_breaker=breaker)
 

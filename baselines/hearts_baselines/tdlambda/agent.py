@@ -44,8 +44,8 @@ class TDLambdaAgent(SearchAgent):
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"tdlambda: worlds must be a positive integer, got {worlds!r}")
         super().__init__(passing)
-        self.model = load(weights)
         self.weights_file = BUNDLED if weights is None else Path(weights)
+        self.model = load(self.weights_file)
         self.worlds = worlds
         self._params: tuple | None = None
         self._kernels = kernels.compiled()
