@@ -1,12 +1,14 @@
 """Sampled worlds agree with everything the seat knows, and only that."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rule_strategies import SETTINGS, game_scores_strategy, rules_strategy
 
 from hearts_env import Deal, Phase, SeatView, make_rules
-from hearts_env.worlds import sample_hands, sample_world, sample_worlds
+from hearts_env.vector import STATE_FIELDS, VectorDeals
+from hearts_env.worlds import sample_hands, sample_world, sample_world_tables, sample_worlds
 
 
 def _deal_at(rules, seed, steps, game_scores=None):
@@ -36,6 +38,54 @@ def test_worlds_are_consistent_with_the_view(rules, seed, steps, seat, world_see
     for world in sample_worlds(view, rng, 6) if batched else [sample_world(view, rng)]:
         _check_world(deal, view, seat, world)
         assert world.game_scores == deal.game_scores and world.rules == deal.rules
+
+
+@settings(SETTINGS, max_examples=100)
+@given(rules_strategy(), st.integers(0, 10_000), st.integers(0, 70), st.integers(0, 3), st.integers(0, 99),
+       st.integers(1, 40), st.data())
+def test_world_tables_are_the_sampled_worlds(rules, seed, steps, seat, world_seed, count, data):
+    """Every Rules field drawn: the batch sample_world_tables builds holds, table for table, the worlds
+    sample_worlds draws from the same generator state, and leaves the generator in the same state
+    (a search that switches between them plays the same cards)."""
+    deal = _deal_at(rules, seed, steps, data.draw(game_scores_strategy(rules)))
+    if deal.is_over:
+        return
+    if deal.phase == Phase.PASS:
+        seat = deal.current
+    view = SeatView.of(deal, seat)
+    rng_worlds, rng_tables = np.random.default_rng(world_seed), np.random.default_rng(world_seed)
+    expected = VectorDeals.from_deals(sample_worlds(view, rng_worlds, count), backend="numpy")
+    tables = sample_world_tables(view, rng_tables, count, backend="numpy")
+    for name in (*STATE_FIELDS, "dealt"):
+        np.testing.assert_array_equal(getattr(tables, name), getattr(expected, name), err_msg=name)
+    assert tables.size == count and rng_tables.random() == rng_worlds.random()
+
+
+@pytest.mark.parametrize("kept", ["some", "none"])
+def test_world_tables_fill_in_when_the_replay_rules_worlds_out(monkeypatch, kept):
+    """When the replay of the plays rejects uniform draws, both samplers make up the count with single
+    worlds, in the same order from the same generator: the tables still match sample_worlds. (Which
+    draws a replay rejects is forced here; real rejections are rare.)"""
+    from hearts_env import worlds
+
+    monkeypatch.setattr(worlds, "_plays_imply_more_than_voids", lambda view: True)
+    def replay(view, hands):  # keeps every third draw, or none
+        return np.arange(len(hands)) % 3 == 1 if kept == "some" else np.zeros(len(hands), bool)
+
+    monkeypatch.setattr(worlds, "_replays_legally", replay)
+    deal = _deal_at("standard", 4, 30)
+    view = SeatView.of(deal, deal.current)
+    expected = VectorDeals.from_deals(sample_worlds(view, np.random.default_rng(5), 12), backend="numpy")
+    tables = sample_world_tables(view, np.random.default_rng(5), 12, backend="numpy")
+    for name in (*STATE_FIELDS, "dealt"):
+        np.testing.assert_array_equal(getattr(tables, name), getattr(expected, name), err_msg=name)
+    assert len({tuple(row) for row in tables.hands.tolist()}) > 1
+
+
+def test_world_tables_need_a_positive_count():
+    deal = _deal_at("standard", 4, 30)
+    with pytest.raises(ValueError, match="count must be a positive number of worlds, got 0"):
+        sample_world_tables(SeatView.of(deal, deal.current), np.random.default_rng(0), 0)
 
 
 def _check_world(deal, view, seat, world):
@@ -82,7 +132,6 @@ def test_worlds_vary_and_cover_the_unseen_cards():
 
 
 def test_passing_worlds_are_for_the_seat_to_pass():
-    import pytest
 
     deal = Deal.random(make_rules("standard"), 0)
     with pytest.raises(ValueError, match="choosing its passes"):
@@ -147,7 +196,6 @@ def test_batched_worlds_replay_first_trick_inferences():
 
 
 def test_with_hands_checks_its_hands():
-    import pytest
 
     from hearts_env import DealError
 

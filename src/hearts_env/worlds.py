@@ -30,11 +30,16 @@ passes from their sampled hands.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
+
+if TYPE_CHECKING:
+    from hearts_env.vector import VectorDeals
 
 
 def _bits(mask: int) -> list[int]:
@@ -227,24 +232,60 @@ def sample_worlds(view: SeatView, rng: np.random.Generator, count: int) -> list[
     if count <= 0:
         return []
     if view.phase == Phase.PASS:
-        _check_passing_seat(view)
-        uniforms = rng.random((count, view.seat, view.rules.deck_obj.hand_size))
-        return [_pass_world(view, row, uniforms[i]) for i, row in enumerate(_uniform_hands(view, rng, count).tolist())]
+        return _pass_worlds(view, rng, count)
+    template, hands = _play_hands(view, rng, count)
+    worlds: list[Deal] = []
+    if template is not None:
+        # the rows satisfy with_hands by construction (hand sizes, the cards still out): skip its checks
+        worlds = [template] + [template.with_hands(row, check=False) for row in hands[1:].tolist()]
+    while len(worlds) < count:
+        worlds.append(sample_world(view, rng))
+    return worlds
+
+
+def sample_world_tables(view: SeatView, rng: np.random.Generator, count: int, backend: str = "auto") -> VectorDeals:
+    """The worlds of :func:`sample_worlds` (the same ones, for the same ``rng`` state) as a batch of
+    tables on the batched engine, built without a :class:`Deal` per world — what rollout searches use
+    (``VectorDeals.from_deals(sample_worlds(...))`` costs more than the worlds' rollouts)."""
+    from hearts_env.vector import VectorDeals
+
+    if count <= 0:
+        raise ValueError(f"count must be a positive number of worlds, got {count}")
+    if view.phase == Phase.PASS:
+        return VectorDeals.from_deals(_pass_worlds(view, rng, count), backend=backend)
+    template, hands = _play_hands(view, rng, count)
+    rest = [sample_world(view, rng) for _ in range(count - len(hands))]
+    if template is None:
+        return VectorDeals.from_deals(rest, backend=backend)
+    tables = VectorDeals.from_deals([template, *rest], backend=backend)
+    tables = tables.take(np.concatenate([np.zeros(len(hands), np.intp), np.arange(1, len(rest) + 1)]))
+    tables.hands[:len(hands)] = hands
+    tables.dealt[:len(hands)] = hands | tables.played_by[:len(hands)]
+    return tables
+
+
+def _pass_worlds(view: SeatView, rng: np.random.Generator, count: int) -> list[Deal]:
+    _check_passing_seat(view)
+    uniforms = rng.random((count, view.seat, view.rules.deck_obj.hand_size))
+    return [_pass_world(view, row, uniforms[i]) for i, row in enumerate(_uniform_hands(view, rng, count).tolist())]
+
+
+def _play_hands(view: SeatView, rng: np.random.Generator, count: int) -> tuple[Deal | None, np.ndarray]:
+    """At most ``count`` rows of hands now (uint64, (rows, 4)) drawn by :func:`_uniform_hands` and, when
+    the plays may say more than the voids, kept only if they replay legally; and the first row's world
+    with the plays applied (None when no row is left), the template the other rows are copies of."""
     if view.phase != Phase.PLAY:
         raise ValueError("the deal is over: there is nothing to sample")
     hands = _uniform_hands(view, rng, count)
     if len(hands) and _plays_imply_more_than_voids(view):
         hands = hands[_replays_legally(view, hands)]
-    worlds: list[Deal] = []
-    if len(hands):
-        starts = hands | np.array(view.played_by, dtype=np.uint64)
-        template = Deal.from_hands(view.rules, [int(h) for h in starts[0]], pass_direction="hold",
-                                   dealer=view.dealer, game_scores=view.game_scores).apply_all(view.plays)
-        # the rows satisfy with_hands by construction (hand sizes, the cards still out): skip its checks
-        worlds = [template] + [template.with_hands(row, check=False) for row in hands[1:count].tolist()]
-    while len(worlds) < count:
-        worlds.append(sample_world(view, rng))
-    return worlds
+    hands = hands[:count]
+    if not len(hands):
+        return None, hands
+    starts = hands[0] | np.array(view.played_by, dtype=np.uint64)
+    template = Deal.from_hands(view.rules, [int(h) for h in starts], pass_direction="hold",
+                               dealer=view.dealer, game_scores=view.game_scores).apply_all(view.plays)
+    return template, hands
 
 
 def _uniform_hands(view: SeatView, rng: np.random.Generator, count: int) -> np.ndarray:

@@ -43,8 +43,7 @@ from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.cards import iter_cards
 from hearts_env.rules import Rules
-from hearts_env.vector import VectorDeals
-from hearts_env.worlds import sample_worlds
+from hearts_env.worlds import sample_world_tables, sample_worlds
 
 
 class PIMCAgent(SearchAgent):
@@ -102,13 +101,13 @@ class PIMCAgent(SearchAgent):
 
     def evaluate(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
-        worlds = sample_worlds(view, self.rng, n)
         k = len(cards)
         if self.rollout_agent is not None or batched(self.policy, self.backend):
-            tables = VectorDeals.from_deals(worlds, backend=self.backend).take(np.tile(np.arange(n), k))
+            tables = sample_world_tables(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
             tables.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
             points = rollout_tables(tables, self.rollout_agent or self.policy, self.rng)
         else:
+            worlds = sample_worlds(view, self.rng, n)
             starts = []
             for card in cards:
                 for world in worlds:
