@@ -24,7 +24,7 @@ from hearts_env.benchmark import (
 from hearts_env.benchmark import stats as bench_stats
 from hearts_env.benchmark.checks import check_totals
 from hearts_env.benchmark.stats import chained_games, headline, matchpoints, paired, per_deal, wilcoxon_p
-from hearts_env.benchmark.suite import deals_fingerprint
+from hearts_env.benchmark.suite import deals_fingerprint, ladder_fingerprint
 from hearts_env.cards import iter_cards
 from hearts_env.cli import main
 
@@ -151,6 +151,31 @@ def test_deals_that_differ_from_the_published_fingerprint_are_refused(monkeypatc
     with pytest.raises(BenchmarkCheckFailed, match="deals other cards"):
         run_benchmark("random", tier="smoke", rungs=["greedy"], **FAST)
 
+
+
+def test_every_opponent_plays_as_when_the_suite_was_published():
+    """The suite pins its opponents' play, not only their specs: four copies of each rung on the first
+    deals of each preset reproduce the published fingerprint (an optimisation of pimc that changed one
+    card, or a backend that plays otherwise, would make v1 another ladder under the same name)."""
+    v1 = get_suite("v1")
+    assert set(v1.ladder_fingerprints) == {(preset, rung.name) for preset in v1.presets for rung in v1.ladder}
+    for (preset, name), published in v1.ladder_fingerprints.items():
+        rules, seed = v1.rules(preset), v1.seed(preset)
+        assert ladder_fingerprint(v1.rung(name).spec, rules, seed) == published, (preset, name)
+
+
+def test_an_opponent_that_plays_otherwise_is_refused(monkeypatch):
+    """Without the compiled engine pimc rolls out with Python agents and plays other cards: the run is
+    refused with the reason (the benchmark extra installs Numba), before any game is played."""
+    from hearts_baselines.search import common
+
+    monkeypatch.setattr(common, "resolve_backend", lambda backend: None)  # as if Numba were missing
+    with pytest.raises(BenchmarkCheckFailed, match=r"pimc .* plays the first 4 standard deals differently.*Numba"):
+        run_benchmark("random", tier="smoke", rungs=["pimc"], **FAST)
+    v1 = get_suite("v1")
+    monkeypatch.setitem(v1.ladder_fingerprints, ("standard", "greedy"), "0" * 64)
+    with pytest.raises(BenchmarkCheckFailed, match="opponent greedy"):
+        run_benchmark("random", tier="smoke", rungs=["greedy"], **FAST)
 
 # --- a run, its records, resume and compare -----------------------------------------------------------------
 

@@ -1,5 +1,6 @@
-"""Self-checks a benchmark run must pass before it reports anything: the deals are the suite's, the
-seat bookkeeping is even for identical players, and every deal's points add up to what the rules allow."""
+"""Self-checks a benchmark run must pass before it reports anything: the opponents play as the suite's,
+the seat bookkeeping is even for identical players, and every deal's points add up to what the rules
+allow. (That the deals are the suite's is checked against :attr:`Suite.fingerprints` by the runner.)"""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from hearts_env.arena.game import replay_record
+from hearts_env.benchmark.suite import LADDER_CHECK_DEALS, Rung, Suite, ladder_fingerprint
 from hearts_env.rules import Rules, make_rules
 
 
@@ -64,3 +66,21 @@ def check_totals(records: Sequence[dict[str, Any]]) -> None:
             raise BenchmarkCheckFailed(
                 f"self-check failed: deal {r['deal']} (seating {r['seating_index']}): the record's points "
                 f"{r['points']} sum to {sum(r['points'])}, its deals (and forfeit) to {expected}")
+
+
+def check_ladder(suite: Suite, preset: str, ladder: Sequence[Rung]) -> None:
+    """Each opponent of ``ladder`` plays the first deals of the preset exactly as when the suite was
+    published (:func:`~hearts_env.benchmark.suite.ladder_fingerprint`), or the run is refused."""
+    rules, seed = suite.rules(preset), suite.seed(preset)
+    for rung in ladder:
+        published = suite.ladder_fingerprints.get((preset, rung.name))
+        if published is None:
+            raise BenchmarkCheckFailed(f"suite {suite.version} published no fingerprint of {rung.name}'s play "
+                                       f"under {preset}; its results could not be checked")
+        if ladder_fingerprint(rung.spec, rules, seed) != published:
+            hint = (" Its rollouts run on the compiled engine: is Numba installed (pip install 'hearts-env[search]')?"
+                    if rung.name == "pimc" else "")
+            raise BenchmarkCheckFailed(
+                f"self-check failed: the opponent {rung.name} ({rung.spec}) plays the first {LADDER_CHECK_DEALS} "
+                f"{preset} deals differently here than when suite {suite.version} was published, so this ladder is "
+                f"not the suite's and its results would not be comparable.{hint}")

@@ -18,10 +18,10 @@ import numpy as np
 from hearts_env import __version__
 from hearts_env.agents import make_agent
 from hearts_env.arena.runner import run_arena
-from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_totals
+from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals
 from hearts_env.benchmark.report import markdown, plot_ladder
 from hearts_env.benchmark.stats import headline, per_deal, rung_figures
-from hearts_env.benchmark.suite import FORMATS, deals_fingerprint, format_seatings, get_suite
+from hearts_env.benchmark.suite import FORMATS, LADDER_CHECK_DEALS, deals_fingerprint, format_seatings, get_suite
 
 CHECK_AGENT = "greedy"
 """The deterministic agent of the even check (it draws no random numbers)."""
@@ -54,6 +54,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         raise BenchmarkCheckFailed(f"self-check failed: this installation deals other cards than suite {suite} "
                                    f"({preset}, {tier}) published (a NumPy release that changed its random streams?); "
                                    f"its results would not be comparable")
+    check_ladder(the_suite, preset, ladder)
     check = run_arena([CHECK_AGENT, CHECK_AGENT], deals=min(CHECK_DEALS, deals), rules=rules, seed=seed, jobs=1,
                       isolation="none", only_seatings=seatings)
     check_totals(check)
@@ -79,7 +80,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
               "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
                          "totals": "every deal's points sum to the rules' total",
                          "deals": "the deals' fingerprint is the suite's" if published is not None
-                         else "no published fingerprint"},
+                         else "no published fingerprint",
+                         "ladder": f"each opponent's play on {LADDER_CHECK_DEALS} deals is the suite's"},
               "headline": {"name": "ladder margin", **headline(figures)}, "rungs": figures}
     if folder is not None:
         (folder / "result.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")

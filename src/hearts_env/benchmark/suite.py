@@ -11,7 +11,7 @@ import hashlib
 import zlib
 from dataclasses import dataclass
 
-from hearts_env.arena.game import episode_match, seatings, solo_seatings
+from hearts_env.arena.game import episode_match, play_game, seatings, solo_seatings
 from hearts_env.rules import Rules, make_rules
 
 
@@ -35,6 +35,11 @@ class Suite:
     fingerprints: dict[tuple[str, str], str]
     """(preset, tier) → SHA-256 of the tier's dealt hands: checked before every run, so a machine or a
     NumPy release that dealt other cards is refused instead of producing an incomparable result."""
+    ladder_fingerprints: dict[tuple[str, str], str]
+    """(preset, rung name) → SHA-256 of every card the rung plays as four copies of itself on the first
+    :data:`LADDER_CHECK_DEALS` deals (:func:`ladder_fingerprint`): checked before every run, so an
+    opponent whose play changed (a new release of its code, a compiled backend that disagrees with the
+    NumPy one) is refused instead of making the ladder another one under the same name."""
 
     def rules(self, preset: str) -> Rules:
         if preset not in self.presets:
@@ -71,6 +76,22 @@ def format_seatings(format: str) -> list[int]:
     raise ValueError(f"format {format!r} is not valid; valid: {', '.join(FORMATS)}")
 
 
+LADDER_CHECK_DEALS = 4
+"""Deals of the ladder check: one of each pass direction."""
+
+
+def ladder_fingerprint(spec: str, rules: Rules, seed: int, count: int = LADDER_CHECK_DEALS) -> str:
+    """SHA-256 of the passes and plays of four copies of agent ``spec`` on episodes ``0..count-1``, played
+    as the arena plays them (the same agent seeds), in order."""
+    digest = hashlib.sha256()
+    for k in range(count):
+        record = play_game([spec], rules, seed, k, 0)
+        if record["error"] is not None:
+            raise RuntimeError(f"{spec} failed on deal {k} of the ladder check: {record['error']}")
+        digest.update(repr([d["history"] for d in record["deals"]]).encode())
+    return digest.hexdigest()
+
+
 def deals_fingerprint(rules: Rules, seed: int, count: int) -> str:
     """SHA-256 of episodes ``0..count-1`` as dealt: each one's hands (before passing), pass direction and
     dealer, in order."""
@@ -103,6 +124,24 @@ V1 = Suite(
         ("dutch", "smoke"): "e854b8a7ffd0bc97f3fcbd1794f839cbef048d5f541f5b55ba0878a800be86e0",
         ("dutch", "quick"): "7ee375f15cd8d35cfa55a7c20ba7ea3aad5b8a8cffdd2808c78984545782ad53",
         ("dutch", "full"): "ab1a6c02bf38014caedb4e2a19554c696509b01411791710957dd94aaf547157",
+    },
+    ladder_fingerprints={
+        ("standard", "random"): "11683d7e438c4211ef81975d6d5299116099ae2587a4f44a71f90fedd7bc7eb7",
+        ("standard", "greedy"): "b3a32533ed4c6bb98b721cf1d19e2ca875ac2f6a8b1aa5a0e4679022a531aad2",
+        ("standard", "heuristic"): "10279af4fd934c20c7dc4ad75e180d3a43812bf20bbf1b7f852893a9340a9e36",
+        ("standard", "pimc"): "a283772c0f0a54f5dbca7a73c06ddb44fa702f4ad9287c0ed0e7771b9b772079",
+        ("sturtevant", "random"): "670464e2dcf04a3b366c82607c784b99665ca9d5b1a72712dbe52851f1f8388f",
+        ("sturtevant", "greedy"): "65ca3e6fc12bf8ea458bdae5abce8feb1a368d35aaf9842e5082301b66932deb",
+        ("sturtevant", "heuristic"): "185901fdedecf19f6d22218e9262636c79c7324250e974359a081b92f721ecc7",
+        ("sturtevant", "pimc"): "aa50cb83d47df93ae1f59549ff30f44d35e9d63efb71a1276b31d5c79fd3786b",
+        ("openspiel", "random"): "4a53b5dbe9d7554e81c72bf24981a439f66a4beb892a87a940ddab57a697c488",
+        ("openspiel", "greedy"): "fe213a6c60426e854b24d003d574bd42024ce13f67addf16121c80c71552bd13",
+        ("openspiel", "heuristic"): "a11bb9d4d37f3871f2d2a96289fb7f80f35fa28a5484244038494a0adde74903",
+        ("openspiel", "pimc"): "b785b4797b8d1149384a4ac0a8e59a91bf0e1b6dad50b9bd5f280de6ff2ad73d",
+        ("dutch", "random"): "1d3287137cc9575916950c54505e00dc6c60e0e0d63184a5ab4d528cc2f1b8a9",
+        ("dutch", "greedy"): "c39fea0477aa171b855ff793f855cdd915f1d9511685e058fa3e6d1b9304cf4e",
+        ("dutch", "heuristic"): "26bc2adab9260b5d793eeb420455ee2d4ba79c8287edd67d4a4974f2ca110352",
+        ("dutch", "pimc"): "ea1363cf37c82b6bc2ff137cdc2ea6cd9e7f8121624dc2aac0f497a7a0ffc23d",
     },
 )
 
