@@ -20,6 +20,7 @@ import numpy as np
 
 from hearts_env.engine import Deal
 from hearts_env.rules import make_rules
+from hearts_env.views import SeatView
 
 
 def best_rate(fn: Callable[[], int | tuple[int, float]], seconds: float) -> float:
@@ -249,6 +250,12 @@ def _mid_deal() -> Deal:
     return start
 
 
+def _mid_view() -> SeatView:
+    """The view of the seat to play in :func:`_mid_deal`'s position."""
+    deal = _mid_deal()
+    return SeatView.of(deal, deal.current)
+
+
 def playouts(kind: str, batch: int = 1024, policy: str = "random") -> Callable[[], int]:
     """Playouts/s from one mid-deal position, as search agents run them: ``"numba"``/``"numpy"`` =
     batched copies on the vector engine (the kernel and its NumPy reference; ``policy`` random,
@@ -279,11 +286,9 @@ def playouts(kind: str, batch: int = 1024, policy: str = "random") -> Callable[[
 def world_sampling(batched: bool, count: int = 128) -> Callable[[], int]:
     """Worlds/s consistent with one seat's view of the mid-deal position: ``sample_worlds`` (all at
     once, exact uniform) or ``sample_world`` one at a time."""
-    from hearts_env import SeatView
     from hearts_env.worlds import sample_world, sample_worlds
 
-    deal = _mid_deal()
-    view = SeatView.of(deal, deal.current)
+    view = _mid_view()
     rng = np.random.default_rng(0)
 
     def run() -> int:
@@ -301,12 +306,10 @@ def world_tables(direct: bool, count: int = 300) -> Callable[[], int]:
     """Worlds/s made ready for rollouts on the batched engine (``pimc``'s 300 a move), from the view of
     the mid-deal position: ``sample_world_tables`` (tables built from the sampled hands) or
     ``VectorDeals.from_deals(sample_worlds(...))`` (a ``Deal`` per world, then converted)."""
-    from hearts_env import SeatView
     from hearts_env.vector import VectorDeals
     from hearts_env.worlds import sample_world_tables, sample_worlds
 
-    deal = _mid_deal()
-    view = SeatView.of(deal, deal.current)
+    view = _mid_view()
     rng = np.random.default_rng(0)
 
     def run() -> int:

@@ -152,7 +152,6 @@ def test_deals_that_differ_from_the_published_fingerprint_are_refused(monkeypatc
         run_benchmark("random", tier="smoke", rungs=["greedy"], **FAST)
 
 
-
 def test_every_opponent_plays_as_when_the_suite_was_published():
     """The suite pins its opponents' play, not only their specs: four copies of each rung on the first
     deals of each preset reproduce the published fingerprint (an optimisation of pimc that changed one
@@ -176,6 +175,7 @@ def test_an_opponent_that_plays_otherwise_is_refused(monkeypatch):
     monkeypatch.setitem(v1.ladder_fingerprints, ("standard", "greedy"), "0" * 64)
     with pytest.raises(BenchmarkCheckFailed, match="opponent greedy"):
         run_benchmark("random", tier="smoke", rungs=["greedy"], **FAST)
+
 
 # --- a run, its records, resume and compare -----------------------------------------------------------------
 

@@ -56,8 +56,7 @@ def test_world_tables_are_the_sampled_worlds(rules, seed, steps, seat, world_see
     rng_worlds, rng_tables = np.random.default_rng(world_seed), np.random.default_rng(world_seed)
     expected = VectorDeals.from_deals(sample_worlds(view, rng_worlds, count), backend="numpy")
     tables = sample_world_tables(view, rng_tables, count, backend="numpy")
-    for name in (*STATE_FIELDS, "dealt"):
-        np.testing.assert_array_equal(getattr(tables, name), getattr(expected, name), err_msg=name)
+    _assert_same_tables(tables, expected)
     assert tables.size == count and rng_tables.random() == rng_worlds.random()
 
 
@@ -69,6 +68,7 @@ def test_world_tables_fill_in_when_the_replay_rules_worlds_out(monkeypatch, kept
     from hearts_env import worlds
 
     monkeypatch.setattr(worlds, "_plays_imply_more_than_voids", lambda view: True)
+
     def replay(view, hands):  # keeps every third draw, or none
         return np.arange(len(hands)) % 3 == 1 if kept == "some" else np.zeros(len(hands), bool)
 
@@ -77,9 +77,13 @@ def test_world_tables_fill_in_when_the_replay_rules_worlds_out(monkeypatch, kept
     view = SeatView.of(deal, deal.current)
     expected = VectorDeals.from_deals(sample_worlds(view, np.random.default_rng(5), 12), backend="numpy")
     tables = sample_world_tables(view, np.random.default_rng(5), 12, backend="numpy")
+    _assert_same_tables(tables, expected)
+    assert len({tuple(row) for row in tables.hands.tolist()}) > 1
+
+
+def _assert_same_tables(tables, expected):
     for name in (*STATE_FIELDS, "dealt"):
         np.testing.assert_array_equal(getattr(tables, name), getattr(expected, name), err_msg=name)
-    assert len({tuple(row) for row in tables.hands.tolist()}) > 1
 
 
 def test_world_tables_need_a_positive_count():
@@ -132,7 +136,6 @@ def test_worlds_vary_and_cover_the_unseen_cards():
 
 
 def test_passing_worlds_are_for_the_seat_to_pass():
-
     deal = Deal.random(make_rules("standard"), 0)
     with pytest.raises(ValueError, match="choosing its passes"):
         sample_world(SeatView.of(deal, 2), np.random.default_rng(0))
@@ -196,7 +199,6 @@ def test_batched_worlds_replay_first_trick_inferences():
 
 
 def test_with_hands_checks_its_hands():
-
     from hearts_env import DealError
 
     deal = _deal_at("standard", 3, 30)

@@ -279,7 +279,6 @@ def _play_hands(view: SeatView, rng: np.random.Generator, count: int) -> tuple[D
     hands = _uniform_hands(view, rng, count)
     if len(hands) and _plays_imply_more_than_voids(view):
         hands = hands[_replays_legally(view, hands)]
-    hands = hands[:count]
     if not len(hands):
         return None, hands
     starts = hands[0] | np.array(view.played_by, dtype=np.uint64)
