@@ -1,0 +1,103 @@
+"""The published leaderboard says what its result files say, and the files are whole runs of the suite.
+
+Every row of docs/benchmark.md's tables is typed from a ``result.json`` copied to
+docs/leaderboard/v1/; a row edited by hand, a file copied from an unfinished or failed run, or a row
+whose file is missing would make the leaderboard cite figures nobody can pair with. These tests tie
+each row to its file and recompute every file's headline from its per-deal margins.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hearts_env.agents import agent_names
+from hearts_env.benchmark import compare, get_suite
+from hearts_env.benchmark.stats import headline, paired
+
+DOCS = Path(__file__).parents[1] / "docs"
+LEADERBOARD = DOCS / "leaderboard"
+RESULTS = sorted(LEADERBOARD.rglob("*.json"))
+TABLE_ROW = re.compile(r"^\| `[^`]+` \| (quick|full) \(\d+\) \|")
+DUTCH_ONLY = {"dutchnn"}  # paper 003's network plays the 32-card deck only
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _figure(figure: dict) -> str:
+    lo, hi = figure["ci95"]
+    return f"{figure['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+
+
+def _row(result: dict) -> str:
+    """The leading cells of the result's leaderboard row (everything but the date measured)."""
+    rungs = result["rungs"]
+    ms = 1000 * np.mean([rung["seconds_per_decision"] for rung in rungs.values()])
+    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})", f"**{_figure(result['headline'])}**",
+             *(_figure(rung["margin"]) for rung in rungs.values()), f"{ms:.2f}"]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table_rows() -> list[str]:
+    return [line for line in (DOCS / "benchmark.md").read_text().splitlines() if TABLE_ROW.match(line)]
+
+
+def _agents(tier: str, preset: str = "standard") -> set[str]:
+    return {_load(path)["agent"] for path in RESULTS
+            if _load(path)["tier"] == tier and _load(path)["preset"] == preset}
+
+
+def test_the_leaderboard_has_result_files():
+    assert len(RESULTS) >= 20
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_each_result_file_is_a_whole_checked_run_of_the_suite(path):
+    result = _load(path)
+    suite = get_suite(result["suite"])
+    assert result["benchmark"] == "hearts-bench" and result["format"] == "solo"
+    # the folder names the run: v1/<tier>/ for the standard rules, v1/<preset>/<tier>/ for the others
+    folder = path.parent.relative_to(LEADERBOARD).parts
+    expected = (suite.version, result["tier"]) if result["preset"] == "standard" else \
+        (suite.version, result["preset"], result["tier"])
+    assert folder == expected
+    assert result["rules"] == suite.presets[result["preset"]]
+    assert result["deals"] == suite.deals(result["tier"])
+    assert {name: rung["spec"] for name, rung in result["rungs"].items()} == {r.name: r.spec for r in suite.ladder}
+    assert {"deals", "even", "totals"} <= set(result["checks"])
+    for name, rung in result["rungs"].items():
+        assert rung["errors"] == {} and rung["opponent_errors"] == 0, name
+        assert len(rung["per_deal_margin"]) == result["deals"], name
+        assert rung["margin"] == paired(np.array(rung["per_deal_margin"])), name
+    assert result["headline"] == {"name": "ladder margin", **headline(result["rungs"])}
+
+
+@pytest.mark.parametrize("path", RESULTS, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_each_result_file_has_its_row_in_the_docs(path):
+    row = _row(_load(path))
+    assert sum(line.startswith(row) for line in _table_rows()) == 1, f"docs/benchmark.md has no row {row}"
+
+
+def test_each_row_in_the_docs_has_its_result_file():
+    published = [_row(_load(path)) for path in RESULTS]
+    for line in _table_rows():
+        assert any(line.startswith(row) for row in published), f"no file in docs/leaderboard/ says {line}"
+
+
+def test_every_bundled_agent_has_a_quick_row_and_the_full_rows_are_among_them():
+    standard = set(agent_names()) - DUTCH_ONLY
+    assert _agents("quick") == standard
+    assert _agents("full") <= standard
+    assert {spec.split("(")[0] for spec in _agents("quick", "dutch")} >= DUTCH_ONLY
+
+
+def test_two_published_results_pair_deal_for_deal():
+    full = [_load(path) for path in RESULTS if path.parent.name == "full"]
+    c = compare(full[0], full[1])
+    assert c["ladder"]["deals"] == full[0]["deals"]
+    a_minus_b = full[0]["headline"]["mean"] - full[1]["headline"]["mean"]
+    assert c["ladder"]["mean"] == pytest.approx(a_minus_b)
