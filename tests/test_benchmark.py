@@ -266,6 +266,15 @@ def test_the_command_prints_the_table_and_compares(smoke_run, tmp_path, capsys):
     assert "no tier 'huge'" in capsys.readouterr().err
 
 
+def test_the_help_states_the_suite_s_tiers_presets_and_ladder(capsys):
+    with pytest.raises(SystemExit):
+        main(["benchmark", "--help"])
+    printed = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    v1 = get_suite("v1")
+    assert all(f"{tier} {deals:,}" in printed for tier, deals in v1.tiers.items())
+    assert ", ".join(v1.presets) in printed and ", ".join(r.name for r in v1.ladder) in printed
+
+
 class Crasher(Agent):
     def act(self, view):
         if view.trick_index == 3:

@@ -31,6 +31,7 @@ from hearts_env.benchmark import (
     IncomparableResults,
     compare,
     format_compare,
+    get_suite,
     markdown,
     run_benchmark,
 )
@@ -405,13 +406,15 @@ def main(argv: list[str] | None = None) -> int:
     benchmark.add_argument("spec", help="the agent spec to benchmark, or 'compare' followed by two result.json files")
     benchmark.add_argument("files", nargs="*", help="with 'compare': the two result.json files (A, then B)")
     benchmark.add_argument("--suite", default="v1", help="suite version")
-    benchmark.add_argument("--tier", default="quick", help="smoke (8 deals), quick (200) or full (2,000)")
-    benchmark.add_argument("--rules", default="standard", help="the suite's rules preset: standard, sturtevant, "
-                           "openspiel or dutch")
+    v1 = get_suite("v1")
+    benchmark.add_argument("--tier", default="quick", help="deals played (suite v1): " + ", ".join(
+        f"{tier} {deals:,}" for tier, deals in v1.tiers.items()))
+    benchmark.add_argument("--rules", default="standard", help="the suite's rules preset: " + ", ".join(v1.presets))
     benchmark.add_argument("--format", default="solo", choices=["solo", "mixed"],
                            help="solo: the agent against three copies of each opponent (4 rotations); mixed: the 14 "
                                 "seatings of the two")
-    benchmark.add_argument("--opponents", nargs="+", help="only these rungs of the ladder (default: all)")
+    benchmark.add_argument("--opponents", nargs="+", help="only these rungs of the ladder, for development "
+                           "(None: the whole ladder: " + ", ".join(rung.name for rung in v1.ladder) + ")")
     benchmark.add_argument("--out", help="folder for the records, result.json, result.md and ladder.png")
     benchmark.add_argument("--resume", action="store_true", help="continue the run in --out")
     benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
