@@ -18,6 +18,7 @@ from hearts_env.benchmark import (
     compare,
     format_compare,
     get_suite,
+    leaderboard_row,
     markdown,
     run_benchmark,
 )
@@ -202,6 +203,13 @@ def test_a_run_reports_every_figure_and_writes_its_files(smoke_run):
     assert result["rules"] == "standard(game=deal)" and result["agent"] == "heuristic"
     text = markdown(result)
     assert "Ladder margin" in text and "| random |" in text and "seed 1681062731" in text
+    # the row to paste into the leaderboard: the headline, then each rung's margin, in the ladder's order
+    row = leaderboard_row(result)
+    assert text.splitlines()[-2] == row and (out / "result.md").read_text().splitlines()[-2] == row
+    h, random_, greedy = result["headline"], result["rungs"]["random"]["margin"], result["rungs"]["greedy"]["margin"]
+    assert row.startswith(f"| `heuristic` | smoke (8) | **{h['mean']:+.2f} [{h['ci95'][0]:+.2f}, ")
+    assert row.index(f"{random_['mean']:+.2f} [") < row.index(f"| {greedy['mean']:+.2f} [")
+    assert row.endswith(f" | {result['started'][:10]} |")
 
 
 def test_resume_continues_and_refuses_another_run(smoke_run, tmp_path):

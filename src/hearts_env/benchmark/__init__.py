@@ -9,9 +9,9 @@ two results deal for deal. See docs/benchmark.md.
 """
 
 from hearts_env.benchmark.checks import BenchmarkCheckFailed
-from hearts_env.benchmark.report import IncomparableResults, compare, format_compare, markdown
+from hearts_env.benchmark.report import IncomparableResults, compare, format_compare, leaderboard_row, markdown
 from hearts_env.benchmark.runner import run_benchmark
 from hearts_env.benchmark.suite import FORMATS, SUITES, Rung, Suite, get_suite
 
 __all__ = ["FORMATS", "SUITES", "BenchmarkCheckFailed", "IncomparableResults", "Rung", "Suite", "compare",
-           "format_compare", "get_suite", "markdown", "run_benchmark"]
+           "format_compare", "get_suite", "leaderboard_row", "markdown", "run_benchmark"]

@@ -61,8 +61,20 @@ def markdown(result: dict[str, Any]) -> str:
               + _weights(result),
               f"Checks passed: {'; '.join(result['checks'].values())}.",
               f"hearts-env {result['package_version']}, {hw['cpus']} CPUs {hw['machine']}, Python {hw['python']}, "
-              f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}."]
+              f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}.", "",
+              "Its row for the leaderboard's table (docs/benchmark.md, \"Submitting a row\"):", "",
+              "```", leaderboard_row(result), "```"]
     return "\n".join(lines)
+
+
+def leaderboard_row(result: dict[str, Any]) -> str:
+    """The result's row in the leaderboard tables of docs/benchmark.md: agent, tier (deals), ladder margin,
+    the margin against each rung, mean milliseconds per decision over the rungs, and the day it started."""
+    times = [r["seconds_per_decision"] for r in result["rungs"].values()]
+    per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
+    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})", f"**{_interval(result['headline'])}**",
+             *(_interval(r["margin"]) for r in result["rungs"].values()), per_move, result["started"][:10]]
+    return "| " + " | ".join(cells) + " |"
 
 
 def _label(result: dict[str, Any]) -> str:
