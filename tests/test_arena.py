@@ -293,6 +293,7 @@ def test_resume_refuses_a_file_from_before_errors_were_charged(tmp_path, monkeyp
     ({"deals": 0}, "deals"), ({"deals": -5}, "deals"), ({"deals": 2.5}, "deals"), ({"deals": True}, "deals"),
     ({"jobs": 0}, "jobs"), ({"move_time_limit": 0}, "move_time_limit"), ({"move_time_limit": -1}, "move_time_limit"),
     ({"resume": True}, "resume needs"), ({"out": "/no/such/folder/run.jsonl"}, "folder"),
+    ({"agent_seed": -1}, "agent_seed"), ({"agent_seed": True}, "agent_seed"), ({"agent_seed": "7"}, "agent_seed"),
 ])
 def test_nonsense_arguments_are_refused_before_playing(kwargs, message):
     args = {"deals": 2, **kwargs}
@@ -307,6 +308,36 @@ def test_resume_refuses_another_move_time_limit(tmp_path):
         run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True)
     assert len(run_arena(["greedy", "random"], deals=2, rules=RULES, jobs=1, out=out, resume=True,
                          move_time_limit=5.0)) == 28
+
+
+class SeedRecorder(Agent):
+    seeds: list = []  # noqa: RUF012 (shared across instances on purpose: the test reads it)
+
+    def reset(self, rules, seat, seed=None):
+        super().reset(rules, seat, seed)
+        SeedRecorder.seeds.append(seed)
+
+    def act(self, view):
+        return int(self.rng.choice(list(iter_cards(view.legal))))
+
+
+def test_agent_seeds_hide_the_deals_seed_when_given_and_resume_keeps_them(monkeypatch, tmp_path):
+    monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
+    import test_arena
+
+    test_arena.SeedRecorder.seeds.clear()
+    plain = run_arena(["test_arena:SeedRecorder", "random"], deals=2, rules=RULES, seed=11, jobs=1, isolation="none")
+    assert {s[0] for s in test_arena.SeedRecorder.seeds if isinstance(s, list)} == {11}  # the deals' seed
+    test_arena.SeedRecorder.seeds.clear()
+    out = tmp_path / "run.jsonl"
+    hidden = run_arena(["test_arena:SeedRecorder", "random"], deals=2, rules=RULES, seed=11, jobs=1, isolation="none",
+                       agent_seed=99, out=out)
+    assert {s[0] for s in test_arena.SeedRecorder.seeds if isinstance(s, list)} == {99}
+    assert all(r["agent_seed"] == 99 and r["seed"] == 11 for r in hidden) and "agent_seed" not in plain[0]
+    assert [r["deals"][0]["hands"] for r in hidden] == [r["deals"][0]["hands"] for r in plain]  # the same deals
+    assert [r["deals"][0]["history"] for r in hidden] != [r["deals"][0]["history"] for r in plain]  # other play
+    with pytest.raises(ValueError, match="other agent seeds"):
+        run_arena(["test_arena:SeedRecorder", "random"], deals=3, rules=RULES, seed=11, jobs=1, out=out, resume=True)
 
 
 def test_one_deal_gives_no_interval_and_says_so():

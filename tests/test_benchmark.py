@@ -1,21 +1,25 @@
 """hearts-bench: the suite's determinism, the statistics on constructed data, the self-checks (they catch a
 broken seat mapping and a tampered record), resume, compare, and the command as a user runs it."""
 
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
 
 from hearts_env.agents import Agent
 from hearts_env.arena import run_arena, seatings, solo_seatings
+from hearts_env.arena.game import episode_match
 from hearts_env.benchmark import (
     SUITES,
     BenchmarkCheckFailed,
     IncomparableResults,
     compare,
+    draw_holdout,
     format_compare,
     get_suite,
     leaderboard_row,
@@ -24,10 +28,11 @@ from hearts_env.benchmark import (
 )
 from hearts_env.benchmark import stats as bench_stats
 from hearts_env.benchmark.checks import check_totals
-from hearts_env.benchmark.stats import chained_games, headline, matchpoints, paired, per_deal, wilcoxon_p
-from hearts_env.benchmark.suite import deals_fingerprint, ladder_fingerprint
+from hearts_env.benchmark.stats import chained_games, headline, matchpoints, paired, per_deal, unpaired, wilcoxon_p
+from hearts_env.benchmark.suite import deals_fingerprint, holdout_seeds, ladder_fingerprint
 from hearts_env.cards import iter_cards
 from hearts_env.cli import main
+from hearts_env.rules import make_rules
 
 HERE = Path(__file__).parent
 FAST = {"jobs": 1, "isolation": "none"}
@@ -340,3 +345,131 @@ def test_every_bundled_learned_agent_names_its_weights_file(name):
         pytest.importorskip("sb3_contrib")
     path = make_agent(name).weights_file
     assert path is not None and path.is_file() and path.parent.name == "weights"
+
+
+# --- held-out deals: what a run on the suite's public deals cannot prove ---------------------------------------
+
+class Peeker(Agent):
+    """Re-deals the cards from the seed the arena resets it with, and counts the deals it knew in advance
+    (class state: for in-process runs only)."""
+
+    knew: ClassVar[list[int]] = [0, 0]  # deals whose hands it knew before its first move, deals played
+
+    def reset(self, rules, seat, seed=None):
+        super().reset(rules, seat, seed)
+        self.guess = episode_match(rules, seed[0], seed[1]).deal.dealt[seat] if isinstance(seed, list) else None
+        self.counted = False
+
+    def act(self, view):
+        if not self.counted:
+            self.counted = True
+            Peeker.knew[0] += self.guess == view.dealt
+            Peeker.knew[1] += 1
+        return min(iter_cards(view.legal))
+
+
+class Looker(Agent):
+    """Looks its dealt hand up among the suite's published deals (those of the smoke tier here; an attacker
+    would index all 2,800)."""
+
+    found: ClassVar[list[int]] = [0, 0]
+
+    def reset(self, rules, seat, seed=None):
+        super().reset(rules, seat, seed)
+        suite = get_suite("v1")
+        self.public = {hand for k in range(suite.deals("smoke"))
+                       for hand in episode_match(rules, suite.seed("standard"), k).deal.dealt}
+        self.counted = False
+
+    def act(self, view):
+        if not self.counted:
+            self.counted = True
+            Looker.found[0] += view.dealt in self.public
+            Looker.found[1] += 1
+        return min(iter_cards(view.legal))
+
+
+@pytest.mark.parametrize("cheat", [Peeker, Looker])
+def test_held_out_deals_are_unknown_to_an_agent_that_knows_the_suite_s(cheat, monkeypatch):
+    monkeypatch.syspath_prepend(str(HERE))
+    counter = getattr(importlib.import_module("test_benchmark"), cheat.__name__)  # the module the spec loads
+    counts = counter.knew if cheat is Peeker else counter.found
+    counts[:] = [0, 0]
+    run_benchmark(f"test_benchmark:{cheat.__name__}", tier="smoke", rungs=["random"], **FAST)
+    assert counts == [32, 32]  # the public deals: every hand known before the first move
+    counts[:] = [0, 0]
+    run_benchmark(f"test_benchmark:{cheat.__name__}", tier="smoke", rungs=["random"], holdout=draw_holdout(), **FAST)
+    assert counts == [0, 32]
+
+
+def test_a_held_out_run_is_reproducible_from_its_secret_and_never_a_leaderboard_row(smoke_run, tmp_path):
+    _, suite_run = smoke_run
+    secret = 2**63 + 12345
+    run = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], holdout=secret, out=tmp_path / "h",
+                        **FAST)
+    deal_seed, agent_seed = holdout_seeds(secret)
+    assert run["deal_set"] == "holdout" and run["holdout"] == secret and run["seed"] == deal_seed != agent_seed
+    assert suite_run["deal_set"] == "suite" and "holdout" not in suite_run
+    records = [json.loads(line) for line in (tmp_path / "h" / "random.jsonl").read_text().splitlines()]
+    assert {r["agent_seed"] for r in records} == {agent_seed} and {r["seed"] for r in records} == {deal_seed}
+    public = {tuple(episode_match(make_rules("standard"), get_suite("v1").seed("standard"), k).deal.dealt)
+              for k in range(8)}
+    assert not public & {tuple(r["deals"][0]["hands"]) for r in records}
+    again = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], holdout=secret, **FAST)
+    assert [r["per_deal_margin"] for r in again["rungs"].values()] == \
+        [r["per_deal_margin"] for r in run["rungs"].values()]
+    with pytest.raises(ValueError, match="not a leaderboard row"):
+        leaderboard_row(run)
+    text = markdown(run)
+    assert "held-out deals" in text.splitlines()[0] and "not a leaderboard row" in text and "```" not in text
+    with pytest.raises(ValueError, match="holdout"):  # resuming it as a run on the suite's deals
+        run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=tmp_path / "h", resume=True, **FAST)
+    for bad in (-1, True, 1.5):
+        with pytest.raises(ValueError, match="holdout must be an integer"):
+            run_benchmark("heuristic", tier="smoke", rungs=["random"], holdout=bad, **FAST)
+
+
+def test_compare_pairs_on_the_same_deals_and_compares_unpaired_otherwise(smoke_run):
+    _, suite_run = smoke_run
+    held_out = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], holdout=7, **FAST)
+    c = compare(suite_run, held_out)
+    assert c["paired"] is False and c["deals"] == ["smoke (8 deals)", "smoke (8 held-out deals)"]
+    a, b = (np.array(r["rungs"]["random"]["per_deal_margin"]) for r in (suite_run, held_out))
+    assert c["rungs"]["random"] == unpaired(a, b)
+    assert "unpaired" in format_compare(c) and "Welch t p" in format_compare(c)
+    assert compare(suite_run, suite_run)["paired"] is True
+
+
+def test_unpaired_is_welch_s_interval_and_test_on_known_data():
+    from scipy.stats import t
+
+    a, b = np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.0, 0.0, 1.0, 1.0, 0.5])
+    figure = unpaired(a, b)
+    va, vb = a.var(ddof=1) / 4, b.var(ddof=1) / 5
+    df = (va + vb) ** 2 / (va**2 / 3 + vb**2 / 4)
+    half = t.ppf(0.975, df) * np.sqrt(va + vb)
+    assert figure["mean"] == pytest.approx(2.5 - 0.5) and figure["deals"] == [4, 5]
+    assert figure["ci95"] == pytest.approx([2.0 - half, 2.0 + half])
+    assert figure["welch_p"] == pytest.approx(2 * t.sf(2.0 / np.sqrt(va + vb), df))
+    assert unpaired(np.zeros(3), np.zeros(5)) == {"mean": 0.0, "ci95": [0.0, 0.0], "welch_p": 1.0, "deals": [3, 5]}
+    assert unpaired(np.ones(3), np.zeros(5))["welch_p"] == 0.0
+    assert unpaired(np.ones(1), np.zeros(5))["ci95"] is None
+
+
+def test_the_command_draws_a_secret_and_resume_keeps_it(tmp_path, capsys):
+    argv = ["benchmark", "random", "--tier", "smoke", "--opponents", "greedy", "--jobs", "1", "--isolation", "none",
+            "--out", str(tmp_path / "h"), "--holdout"]
+    assert main(argv) == 0
+    result = json.loads((tmp_path / "h" / "result.json").read_text())
+    assert f"secret {result['holdout']}" in capsys.readouterr().err
+    (tmp_path / "h" / "greedy.jsonl").write_text("".join((tmp_path / "h" / "greedy.jsonl").read_text()
+                                                         .splitlines(keepends=True)[:-3]))
+    assert main([*argv, "--resume"]) == 0  # the secret read back from the run's folder
+    resumed = json.loads((tmp_path / "h" / "result.json").read_text())
+    assert resumed["holdout"] == result["holdout"]
+    assert resumed["rungs"]["greedy"]["per_deal_margin"] == result["rungs"]["greedy"]["per_deal_margin"]
+    assert main(["benchmark", "random", "--tier", "smoke", "--opponents", "greedy", "--jobs", "1", "--isolation",
+                 "none", "--out", str(tmp_path / "s")]) == 0
+    assert main(["benchmark", "random", "--tier", "smoke", "--opponents", "greedy", "--jobs", "1", "--isolation",
+                 "none", "--out", str(tmp_path / "s"), "--resume", "--holdout"]) == 2
+    assert "not held-out ones" in capsys.readouterr().err

@@ -53,6 +53,7 @@ def test_each_result_file_is_a_whole_checked_run_of_the_suite(path):
     assert folder == expected
     assert result["rules"] == suite.presets[result["preset"]]
     assert result["deals"] == suite.deals(result["tier"])
+    assert result.get("deal_set", "suite") == "suite" and result["seed"] == suite.seed(result["preset"])  # public deals
     assert {name: rung["spec"] for name, rung in result["rungs"].items()} == {r.name: r.spec for r in suite.ladder}
     assert {"deals", "even", "totals"} <= set(result["checks"])
     for name, rung in result["rungs"].items():

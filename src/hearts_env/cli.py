@@ -30,6 +30,7 @@ from hearts_env.benchmark import (
     BenchmarkCheckFailed,
     IncomparableResults,
     compare,
+    draw_holdout,
     format_compare,
     get_suite,
     markdown,
@@ -93,9 +94,10 @@ def _benchmark(args: argparse.Namespace) -> int:
               "`hearts-env benchmark compare A.json B.json` pairs two results", file=sys.stderr)
         return 2
     try:
+        holdout = _holdout(args)
         result = run_benchmark(args.spec, suite=args.suite, tier=args.tier, preset=args.rules, format=args.format,
                                out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
-                               isolation=args.isolation, rungs=args.opponents)
+                               isolation=args.isolation, rungs=args.opponents, holdout=holdout)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
@@ -109,6 +111,37 @@ def _benchmark(args: argparse.Namespace) -> int:
               "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
         return 3
     return 0
+
+
+DRAW = -1
+"""``--holdout`` without a secret: draw one."""
+
+
+def _secret(text: str) -> int:
+    try:
+        secret = int(text)
+    except ValueError:
+        secret = -1
+    if secret < 0:
+        raise argparse.ArgumentTypeError(f"the secret must be an integer >= 0, got {text!r}")
+    return secret
+
+
+def _holdout(args: argparse.Namespace) -> int | None:
+    """The secret of ``--holdout``: the one given, the one of the run ``--resume`` continues, or a new one."""
+    if args.holdout != DRAW:
+        return args.holdout
+    manifest = Path(args.out) / "manifest.json" if args.out else None
+    if args.resume and manifest is not None and manifest.exists():
+        secret = json.loads(manifest.read_text()).get("holdout")
+        if secret is None:
+            raise ValueError(f"{args.out} holds a run on the suite's deals, not held-out ones: resume it "
+                             f"without --holdout")
+        return int(secret)
+    secret = draw_holdout()
+    print(f"hearts-env benchmark: held-out deals from secret {secret} (--holdout {secret} reproduces them; "
+          f"--resume --holdout continues this run)", file=sys.stderr)
+    return secret
 
 
 def _load_json(path: str) -> Any:
@@ -420,6 +453,9 @@ def main(argv: list[str] | None = None) -> int:
     benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
     benchmark.add_argument("--isolation", choices=["seating", "none"], default="seating",
                            help="as for arena: none only for trusted agents")
+    benchmark.add_argument("--holdout", nargs="?", type=_secret, const=DRAW, metavar="SECRET",
+                           help="play held-out deals dealt from SECRET (none given: a new one from the OS, printed) "
+                                "instead of the suite's public ones, to check a result against; not a leaderboard row")
     benchmark.add_argument("--allow-errors", action="store_true", help="exit 0 even if the agent's errors ended games")
     benchmark.add_argument("--json", action="store_true", help="print the result (or comparison) as JSON")
     benchmark.set_defaults(func=_benchmark)

@@ -57,12 +57,15 @@ def episode_match(rules: Rules, seed: int, deal_index: int) -> Match:
 
 
 def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, seating_index: int,
-              move_time_limit: float | None = None) -> dict[str, Any]:
+              move_time_limit: float | None = None, agent_seed: int | None = None) -> dict[str, Any]:
     """Play episode ``deal_index`` (one deal, or a game to the target) in seating ``seating_index``.
 
     The cards depend only on (seed, deal_index), so every seating sees the same deals; agent
-    randomness depends on (seed, deal_index, seating_index, seat). A move slower than
-    ``move_time_limit`` seconds (measured after it returns) ends the episode as a timeout.
+    randomness depends on (agent_seed, deal_index, seating_index, seat), ``agent_seed`` defaulting to
+    ``seed``. Agents receive that seed, so with the default they can re-deal the cards: a tournament
+    whose deals must stay hidden from its agents gives them an ``agent_seed`` that does not reveal
+    ``seed`` (the benchmark's held-out deals). A move slower than ``move_time_limit`` seconds
+    (measured after it returns) ends the episode as a timeout.
     """
     seating = seatings(len(specs))[seating_index]
     match = episode_match(rules, seed, deal_index)
@@ -75,7 +78,8 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     while error is None:
         deal = match.deal
         for seat, agent in enumerate(agents):
-            agent.reset(rules, seat, seed=[seed, deal_index, seating_index, match.deal_index, seat])
+            agent.reset(rules, seat, seed=[seed if agent_seed is None else agent_seed, deal_index, seating_index,
+                                           match.deal_index, seat])
         while not deal.is_over and error is None:
             error = _move(agents, deal, move_time_limit, think, decisions, slowest)
         if error is None:
@@ -98,7 +102,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
             "error": error, "version": __version__, "think_seconds": think, "decisions": decisions,
             "slowest_move_seconds": slowest, "move_time_limit": move_time_limit,
-            "deals": details}
+            **({} if agent_seed is None else {"agent_seed": agent_seed}), "deals": details}
 
 
 def forfeit(scores: Sequence[int], offender: int, penalty_total: int) -> tuple[list[int], list[int]]:

@@ -27,7 +27,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
               jobs: int | None = None, out: str | os.PathLike | None = None, resume: bool = False,
               progress: bool = False, move_time_limit: float | None = None,
               backend: str = "processes", isolation: str = "seating",
-              only_seatings: Sequence[int] | None = None) -> list[dict[str, Any]]:
+              only_seatings: Sequence[int] | None = None, agent_seed: int | None = None) -> list[dict[str, Any]]:
     """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
     every record, those resumed from ``out`` included.
 
@@ -43,6 +43,9 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     ``only_seatings`` plays a subset of the seatings (indices into :func:`seatings`; records keep
     those indices): with two specs, the four that seat the first spec once make the one-against-three
     format of the benchmark (:func:`solo_seatings`).
+
+    Agents' random seeds derive from ``agent_seed`` (default: ``seed``) and the game, and agents see
+    them: with the default, an agent can re-deal the cards (see :func:`play_game`).
     """
     rules = make_rules(rules)
     if backend not in ("processes", "ray"):
@@ -56,6 +59,8 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     if move_time_limit is not None and not (isinstance(move_time_limit, int | float) and move_time_limit > 0):
         raise ValueError(f"move_time_limit must be a positive number of seconds (or None: no limit), "
                          f"got {move_time_limit!r}")
+    if agent_seed is not None and (isinstance(agent_seed, bool) or not isinstance(agent_seed, int) or agent_seed < 0):
+        raise ValueError(f"agent_seed must be an integer >= 0 (or None: the deals' seed), got {agent_seed!r}")
     if resume and out is None:
         raise ValueError("resume needs the results file to continue (out=, --out)")
     if out is not None and not Path(out).parent.is_dir():
@@ -87,6 +92,8 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                                  f"{record['deal']} passed {record['deals'][0]['pass_direction']}, now "
                                  f"{PASS_NAMES[direction]}: hearts-env before 0.1.1 passed left in every one-deal "
                                  f"tournament); start a new file")
+            if record.get("agent_seed") != agent_seed:
+                raise ValueError(f"{path} was played with other agent seeds: one file would mix two settings")
             if record.get("move_time_limit") != move_time_limit:
                 raise ValueError(f"{path} was played with move_time_limit={record.get('move_time_limit')!r}, not "
                                  f"{move_time_limit!r}: one file would mix two settings")
@@ -95,7 +102,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                                  f"{record['deal']}: hearts-env before 0.1.2 left such games out of the figures); "
                                  f"start a new file")
             done[(record["deal"], record["seating_index"])] = record
-    todo = [(list(specs), rules, seed, d, s, move_time_limit)
+    todo = [(list(specs), rules, seed, d, s, move_time_limit, agent_seed)
             for d in range(deals) for s in chosen if (d, s) not in done]
     jobs = jobs or os.cpu_count() or 1
     sink = path.open("a") if path is not None else None

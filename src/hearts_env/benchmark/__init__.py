@@ -5,13 +5,14 @@ fingerprinted), the rules presets, the tiers (deal counts) and the ladder (agent
 budgets spelled out). :func:`run_benchmark` plays the agent against every rung in the arena —
 duplicate deals, every pass direction, isolated processes, errors charged as forfeits — after
 self-checks, and reports each rung's figures and the headline ladder margin; :func:`compare` pairs
-two results deal for deal. See docs/benchmark.md.
+two results deal for deal. ``run_benchmark(holdout=draw_holdout())`` plays held-out deals instead of
+the suite's public ones, to check that a result does not depend on knowing them. See docs/benchmark.md.
 """
 
 from hearts_env.benchmark.checks import BenchmarkCheckFailed
 from hearts_env.benchmark.report import IncomparableResults, compare, format_compare, leaderboard_row, markdown
 from hearts_env.benchmark.runner import run_benchmark
-from hearts_env.benchmark.suite import FORMATS, SUITES, Rung, Suite, get_suite
+from hearts_env.benchmark.suite import FORMATS, SUITES, Rung, Suite, draw_holdout, get_suite
 
 __all__ = ["FORMATS", "SUITES", "BenchmarkCheckFailed", "IncomparableResults", "Rung", "Suite", "compare",
-           "format_compare", "get_suite", "leaderboard_row", "markdown", "run_benchmark"]
+           "draw_holdout", "format_compare", "get_suite", "leaderboard_row", "markdown", "run_benchmark"]

@@ -8,10 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.benchmark.stats import paired
+from hearts_env.benchmark.stats import paired, unpaired
 
-COMPARABLE = ("benchmark", "suite", "tier", "preset", "rules", "format", "deals")
-"""What two results must share to be compared deal for deal."""
+COMPARABLE = ("benchmark", "suite", "preset", "rules", "format")
+"""What two results must share to be compared at all."""
+SAME_DEALS = ("tier", "deals", "seed")
+"""What two comparable results must also share to be paired deal for deal (else they are compared unpaired)."""
 
 
 def resolution(sd: float | None, deals: int) -> float | None:
@@ -28,14 +30,16 @@ def _interval(figure: dict[str, Any]) -> str:
 
 
 def _p(figure: dict[str, Any]) -> str:
-    p = figure["wilcoxon_p"]
+    p = figure["wilcoxon_p"] if "wilcoxon_p" in figure else figure["welch_p"]
     return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def markdown(result: dict[str, Any]) -> str:
     """The result as a Markdown page: the headline, one table row per rung, the protocol and the machine."""
     h = result["headline"]
-    lines = [f"# hearts-bench {result['suite']} ({result['tier']}): `{result['agent']}`", "",
+    held_out = result.get("deal_set") == "holdout"
+    lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}): "
+             f"`{result['agent']}`", "",
              f"**Ladder margin: {_interval(h)}** points per deal (95% bootstrap interval over "
              f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
              f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
@@ -55,21 +59,35 @@ def markdown(result: dict[str, Any]) -> str:
     hw = result["hardware"]
     lines += ["", f"Smallest ladder margin this run resolves (1.96 sd/√deals): "
               f"{'-' if smallest is None else f'{smallest:.2f}'} points per deal.", "",
-              f"Protocol: suite {result['suite']}, tier {result['tier']} ({result['deals']} deals, seed "
-              f"{result['seed']}), rules `{result['rules']}`, format {result['format']} ({result['format_meaning']}); "
+              f"Protocol: suite {result['suite']}, tier {result['tier']} ({result['deals']} "
+              f"{_deal_set(result)}), rules `{result['rules']}`, format {result['format']} "
+              f"({result['format_meaning']}); "
               f"opponents: " + ", ".join(f"{n} = `{r['spec']}`" for n, r in result["rungs"].items()) + "."
               + _weights(result),
               f"Checks passed: {'; '.join(result['checks'].values())}.",
               f"hearts-env {result['package_version']}, {hw['cpus']} CPUs {hw['machine']}, Python {hw['python']}, "
-              f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}.", "",
-              "Its row for the leaderboard's table (docs/benchmark.md, \"Submitting a row\"):", "",
-              "```", leaderboard_row(result), "```"]
+              f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}.", ""]
+    if held_out:
+        lines.append("Held-out deals are not a leaderboard row: compare this result with a run of the same agent on "
+                     "the suite's deals (`hearts-env benchmark compare`, unpaired); an honest agent's margins agree.")
+    else:
+        lines += ["Its row for the leaderboard's table (docs/benchmark.md, \"Submitting a row\"):", "",
+                  "```", leaderboard_row(result), "```"]
     return "\n".join(lines)
+
+
+def _deal_set(result: dict[str, Any]) -> str:
+    if result.get("deal_set") == "holdout":
+        return f"held-out deals from secret {result['holdout']}, not the suite's"
+    return f"deals, seed {result['seed']}"
 
 
 def leaderboard_row(result: dict[str, Any]) -> str:
     """The result's row in the leaderboard tables of docs/benchmark.md: agent, tier (deals), ladder margin,
     the margin against each rung, mean milliseconds per decision over the rungs, and the day it started."""
+    if result.get("deal_set") == "holdout":
+        raise ValueError("a run on held-out deals is not a leaderboard row: the leaderboard's rows are runs on the "
+                         "suite's deals, which others pair with")
     times = [r["seconds_per_decision"] for r in result["rungs"].values()]
     per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
     cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})", f"**{_interval(result['headline'])}**",
@@ -121,31 +139,48 @@ class IncomparableResults(ValueError):
 
 
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    """Pair two results of one suite deal for deal: per opponent, and for the ladder margin, the mean of
-    (A's margin - B's margin) with its 95% interval and signed-rank p. Positive: A did better."""
+    """Compare two results of one suite, rules and format: per opponent, and for the ladder margin, A's
+    margin minus B's with its 95% interval and p. Positive: A did better. On the same deals (tier and
+    seed) the margins are paired deal for deal (bootstrap interval, signed-rank p); on different deals —
+    two tiers, or held-out deals against the suite's — they are compared unpaired (Welch's t interval and
+    p, wider), and ``paired`` is False."""
     for name, result in (("A", a), ("B", b)):
         if not isinstance(result, dict) or result.get("benchmark") != "hearts-bench" or "rungs" not in result:
             raise IncomparableResults(f"{name} is not a result of hearts-env benchmark (its result.json)")
     for key in COMPARABLE:
         if a.get(key) != b.get(key):
             raise IncomparableResults(f"the results differ in {key} ({a.get(key)!r} vs {b.get(key)!r}): only runs of "
-                                      f"one suite, tier, rules and format pair deal for deal")
+                                      f"one suite, rules and format compare")
     ladder_a = {n: r["spec"] for n, r in a["rungs"].items()}
     ladder_b = {n: r["spec"] for n, r in b["rungs"].items()}
     if ladder_a != ladder_b:
         raise IncomparableResults(f"the results were played against different opponents ({ladder_a} vs {ladder_b})")
-    rungs = {name: paired(np.array(a["rungs"][name]["per_deal_margin"]) - np.array(b["rungs"][name]["per_deal_margin"]))
-             for name in ladder_a}
+    same_deals = all(a.get(key) == b.get(key) for key in SAME_DEALS)
+    difference = (lambda x, y: paired(x - y)) if same_deals else unpaired
+    rungs = {name: difference(np.array(a["rungs"][name]["per_deal_margin"]),
+                              np.array(b["rungs"][name]["per_deal_margin"])) for name in ladder_a}
     both = [np.mean([a["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0),
             np.mean([b["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0)]
     return {"a": _label(a), "b": _label(b), "suite": a["suite"], "tier": a["tier"], "rules": a["rules"],
-            "format": a["format"], "rungs": rungs, "ladder": paired(both[0] - both[1])}
+            "format": a["format"], "paired": same_deals, "deals": [_deals(a), _deals(b)], "rungs": rungs,
+            "ladder": difference(both[0], both[1])}
+
+
+def _deals(result: dict[str, Any]) -> str:
+    held_out = " held-out" if result.get("deal_set") == "holdout" else ""
+    return f"{result['tier']} ({result['deals']}{held_out} deals)"
 
 
 def format_compare(c: dict[str, Any]) -> str:
-    lines = [f"A = {c['a']}, B = {c['b']} (suite {c['suite']} {c['tier']}, `{c['rules']}`, {c['format']}): "
+    if c["paired"]:
+        how, test = f"the same {c['deals'][0]}, paired deal for deal", "Wilcoxon p"
+    else:
+        how, test = (f"different deals, A {c['deals'][0]} and B {c['deals'][1]}: unpaired, so the intervals are "
+                     f"wider than a paired comparison's"), "Welch t p"
+    lines = [f"A = {c['a']}, B = {c['b']} (suite {c['suite']}, `{c['rules']}`, {c['format']}; {how}): "
              f"A's margin minus B's, points per deal; positive: A did better", "",
-             "| opponent | A − B, 95% | Wilcoxon p | deals |", "|---|---|---|---|"]
+             f"| opponent | A − B, 95% | {test} | deals |", "|---|---|---|---|"]
     for name, f in [*c["rungs"].items(), ("ladder", c["ladder"])]:
-        lines.append(f"| {name} | {_interval(f)} | {_p(f)} | {f['deals']} |")
+        deals = f["deals"] if c["paired"] else " / ".join(map(str, f["deals"]))
+        lines.append(f"| {name} | {_interval(f)} | {_p(f)} | {deals} |")
     return "\n".join(lines)

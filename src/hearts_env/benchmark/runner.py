@@ -21,7 +21,14 @@ from hearts_env.arena.runner import run_arena
 from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals
 from hearts_env.benchmark.report import markdown, plot_ladder
 from hearts_env.benchmark.stats import headline, per_deal, rung_figures
-from hearts_env.benchmark.suite import FORMATS, LADDER_CHECK_DEALS, deals_fingerprint, format_seatings, get_suite
+from hearts_env.benchmark.suite import (
+    FORMATS,
+    LADDER_CHECK_DEALS,
+    deals_fingerprint,
+    format_seatings,
+    get_suite,
+    holdout_seeds,
+)
 
 CHECK_AGENT = "greedy"
 """The deterministic agent of the even check (it draws no random numbers)."""
@@ -32,31 +39,42 @@ CHECK_DEALS = 8
 def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str = "standard",
                   format: str = "solo", out: str | os.PathLike | None = None, resume: bool = False,
                   jobs: int | None = None, progress: bool = False, isolation: str = "seating",
-                  rungs: Sequence[str] | None = None) -> dict[str, Any]:
+                  rungs: Sequence[str] | None = None, holdout: int | None = None) -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
-    continues). Raises :class:`BenchmarkCheckFailed` when a self-check fails."""
+    continues). Raises :class:`BenchmarkCheckFailed` when a self-check fails.
+
+    ``holdout``: play held-out deals instead of the suite's published ones — dealt from a secret
+    (:func:`~hearts_env.benchmark.suite.draw_holdout`; keep it to resume or reproduce the run) that
+    no agent can know in advance, with agent seeds that do not reveal it. The suite's deals are
+    public, so an agent could look its hand up among them; an honest agent's margins on held-out deals
+    agree with its suite run's (``compare`` pairs nothing then: it compares the two unpaired)."""
     the_suite = get_suite(suite)
     deals = the_suite.deals(tier)
     rules = the_suite.rules(preset)
     seatings = format_seatings(format)
     ladder = the_suite.ladder if rungs is None else tuple(the_suite.rung(name) for name in rungs)
+    if holdout is not None and (isinstance(holdout, bool) or not isinstance(holdout, int) or holdout < 0):
+        raise ValueError(f"holdout must be an integer >= 0 (the secret the held-out deals are dealt from; "
+                         f"draw_holdout() draws one), got {holdout!r}")
     weights = agent_weights(make_agent(spec))  # a bad spec fails before anything is played
-    manifest = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "format": format,
-                "agent": spec}
+    manifest: dict[str, Any] = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset,
+                                "format": format, "agent": spec}
     if weights is not None:  # resuming with other weights behind the same spec would mix two agents
         manifest["agent_weights_sha256"] = weights["sha256"]
+    if holdout is not None:
+        manifest["holdout"] = holdout
     folder = _prepare(Path(out) if out is not None else None, resume, manifest)
-    seed = the_suite.seed(preset)
-    published = the_suite.fingerprints.get((preset, tier))
+    seed, agent_seed = (the_suite.seed(preset), None) if holdout is None else holdout_seeds(holdout)
+    published = the_suite.fingerprints.get((preset, tier)) if holdout is None else None
     if published is not None and deals_fingerprint(rules, seed, deals) != published:
         raise BenchmarkCheckFailed(f"self-check failed: this installation deals other cards than suite {suite} "
                                    f"({preset}, {tier}) published (a NumPy release that changed its random streams?); "
                                    f"its results would not be comparable")
     check_ladder(the_suite, preset, ladder)
     check = run_arena([CHECK_AGENT, CHECK_AGENT], deals=min(CHECK_DEALS, deals), rules=rules, seed=seed, jobs=1,
-                      isolation="none", only_seatings=seatings)
+                      isolation="none", only_seatings=seatings, agent_seed=agent_seed)
     check_totals(check)
     check_even(*per_deal(check, min(CHECK_DEALS, deals)), CHECK_AGENT)
 
@@ -69,18 +87,21 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         path = folder / f"{rung.name}.jsonl" if folder is not None else None
         records = run_arena([spec, rung.spec], deals=deals, rules=rules, seed=seed, jobs=jobs, out=path,
                             resume=path is not None and path.exists(), progress=progress, isolation=isolation,
-                            only_seatings=seatings)
+                            only_seatings=seatings, agent_seed=agent_seed)
         check_totals(records)
         figures[rung.name] = {"spec": rung.spec, **rung_figures(records, deals)}
     result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
               "format": format, "format_meaning": FORMATS[format], "agent": spec, "agent_weights": weights,
-              "deals": deals, "seed": seed, "package_version": __version__, "hardware": hardware(),
+              "deals": deals, "deal_set": "suite" if holdout is None else "holdout", "seed": seed,
+              **({} if holdout is None else {"holdout": holdout}),
+              "package_version": __version__, "hardware": hardware(),
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
               "seconds": round(time.time() - started, 1),
               "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
                          "totals": "every deal's points sum to the rules' total",
                          "deals": "the deals' fingerprint is the suite's" if published is not None
-                         else "no published fingerprint",
+                         else "no published fingerprint" if holdout is None
+                         else "held-out deals, not the suite's: for comparing with a run on the suite's deals",
                          "ladder": f"each opponent's play on {LADDER_CHECK_DEALS} deals is the suite's"},
               "headline": {"name": "ladder margin", **headline(figures)}, "rungs": figures}
     if folder is not None:
@@ -102,7 +123,7 @@ def agent_weights(agent: Any) -> dict[str, str] | None:
     return {"file": Path(path).name, "sha256": digest}
 
 
-def _prepare(folder: Path | None, resume: bool, manifest: dict[str, str]) -> Path | None:
+def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any]) -> Path | None:
     """Create the output folder (its parent must exist), or check that ``resume`` continues the same run."""
     if folder is None:
         if resume:

@@ -52,6 +52,26 @@ def paired(differences: np.ndarray) -> dict[str, Any]:
             "wilcoxon_p": wilcoxon_p(differences), "deals": len(differences)}
 
 
+def unpaired(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
+    """Mean of ``a`` minus mean of ``b`` — per-deal margins of two runs on different deals, which cannot be
+    paired — with Welch's 95% t interval and two-sided p (scipy; None below two deals on either side)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    mean = float(a.mean() - b.mean())
+    figure: dict[str, Any] = {"mean": mean, "ci95": None, "welch_p": None, "deals": [len(a), len(b)]}
+    if len(a) < 2 or len(b) < 2:
+        return figure
+    if not a.var() and not b.var():  # no spread on either side (e.g. greedy against itself): t is undefined
+        return {**figure, "ci95": [mean, mean], "welch_p": 1.0 if mean == 0 else 0.0}
+    try:
+        from scipy.stats import ttest_ind
+    except ImportError:
+        raise ImportError("the benchmark's unpaired comparison needs scipy: "
+                          "pip install 'hearts-env[benchmark]'") from None
+    test = ttest_ind(a, b, equal_var=False)
+    interval = test.confidence_interval(0.95)
+    return {**figure, "ci95": [float(interval.low), float(interval.high)], "welch_p": float(test.pvalue)}
+
+
 def wilcoxon_p(differences: np.ndarray) -> float | None:
     """Two-sided Wilcoxon signed-rank p (zero differences split between the signs); 1.0 when every
     difference is zero, None below two deals."""

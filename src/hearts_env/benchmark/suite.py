@@ -8,6 +8,7 @@ opponent or a count means a new suite version, never an edit of ``v1``.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import zlib
 from dataclasses import dataclass
 
@@ -100,6 +101,21 @@ def deals_fingerprint(rules: Rules, seed: int, count: int) -> str:
         deal = episode_match(rules, seed, k).deal
         digest.update(repr((deal.dealt, deal.pass_direction_name, deal.dealer)).encode())
     return digest.hexdigest()
+
+
+def holdout_seeds(secret: int) -> tuple[int, int]:
+    """The deals' seed and the agents' seed of a run on held-out deals: two SHA-256 digests of ``secret``.
+    Agents see their seed (the arena hands it to ``reset``), and from it cannot get the deals' seed
+    without guessing ``secret``: draw one with :func:`draw_holdout`."""
+    def digest(purpose: str) -> int:
+        text = f"hearts-bench/holdout/{purpose}/{secret}".encode()
+        return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+    return digest("deals"), digest("agents")
+
+
+def draw_holdout() -> int:
+    """A secret for :func:`holdout_seeds` nobody can guess: 64 bits from the operating system."""
+    return secrets.randbits(64)
 
 
 V1 = Suite(
