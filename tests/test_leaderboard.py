@@ -16,10 +16,13 @@ import pytest
 from hearts_env.agents import agent_names
 from hearts_env.benchmark import compare, get_suite, leaderboard_row
 from hearts_env.benchmark.stats import headline, paired
+from hearts_env.benchmark.suite import holdout_seeds
 
 DOCS = Path(__file__).parents[1] / "docs"
 LEADERBOARD = DOCS / "leaderboard"
-RESULTS = sorted(LEADERBOARD.rglob("*.json"))
+HELD_OUT_FOLDER = LEADERBOARD / "v1" / "holdout"
+RESULTS = sorted(path for path in LEADERBOARD.rglob("*.json") if HELD_OUT_FOLDER not in path.parents)
+HELD_OUT = sorted(HELD_OUT_FOLDER.rglob("*.json"))
 TABLE_ROW = re.compile(r"^\| `[^`]+` \| (quick|full) \(\d+\) \|")
 DUTCH_ONLY = {"dutchnn"}  # paper 003's network plays the 32-card deck only
 
@@ -45,15 +48,43 @@ def test_the_leaderboard_has_result_files():
 def test_each_result_file_is_a_whole_checked_run_of_the_suite(path):
     result = _load(path)
     suite = get_suite(result["suite"])
-    assert result["benchmark"] == "hearts-bench" and result["format"] == "solo"
     # the folder names the run: v1/<tier>/ for the standard rules, v1/<preset>/<tier>/ for the others
     folder = path.parent.relative_to(LEADERBOARD).parts
     expected = (suite.version, result["tier"]) if result["preset"] == "standard" else \
         (suite.version, result["preset"], result["tier"])
     assert folder == expected
+    assert result.get("deal_set", "suite") == "suite" and result["seed"] == suite.seed(result["preset"])  # public deals
+    _assert_whole_checked_run(result)
+
+
+@pytest.mark.parametrize("path", HELD_OUT, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_each_held_out_file_is_a_whole_checked_run_on_its_secret_s_deals(path):
+    result = _load(path)
+    assert path.parent.relative_to(LEADERBOARD).parts == (result["suite"], "holdout", result["tier"])
+    assert result["deal_set"] == "holdout" and result["preset"] == "standard"
+    assert result["seed"] == holdout_seeds(result["holdout"])[0]  # reproducible from the secret it records
+    _assert_whole_checked_run(result)
+
+
+def test_every_published_row_checked_on_held_out_deals_agrees_with_its_largest_held_out_run():
+    """What docs/benchmark.md asks of a submitted row: not better on the published deals than on held-out
+    ones beyond the interval (the largest held-out run of each agent: a quick one resolves ~0.4)."""
+    largest = {}
+    for path in HELD_OUT:
+        result = _load(path)
+        if result["agent"] not in largest or result["deals"] > largest[result["agent"]]["deals"]:
+            largest[result["agent"]] = result
+    assert {"heuristic", "apprentice"} <= set(largest)
+    for agent, held_out in largest.items():
+        c = compare(_load(LEADERBOARD / "v1" / "full" / f"{agent}.json"), held_out)
+        assert not c["paired"] and c["ladder"]["ci95"][0] <= 0, (agent, c["ladder"])
+
+
+def _assert_whole_checked_run(result: dict) -> None:
+    suite = get_suite(result["suite"])
+    assert result["benchmark"] == "hearts-bench" and result["format"] == "solo"
     assert result["rules"] == suite.presets[result["preset"]]
     assert result["deals"] == suite.deals(result["tier"])
-    assert result.get("deal_set", "suite") == "suite" and result["seed"] == suite.seed(result["preset"])  # public deals
     assert {name: rung["spec"] for name, rung in result["rungs"].items()} == {r.name: r.spec for r in suite.ladder}
     assert {"deals", "even", "totals"} <= set(result["checks"])
     for name, rung in result["rungs"].items():
