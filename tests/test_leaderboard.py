@@ -68,7 +68,8 @@ def test_each_held_out_file_is_a_whole_checked_run_on_its_secret_s_deals(path):
 
 def test_every_published_row_checked_on_held_out_deals_agrees_with_its_largest_held_out_run():
     """What docs/benchmark.md asks of a submitted row: not better on the published deals than on held-out
-    ones beyond the interval (the largest held-out run of each agent: a quick one resolves ~0.4)."""
+    ones beyond the interval (the agent's full row, else its quick one, against its largest held-out run:
+    a quick one resolves ~0.4)."""
     largest = {}
     for path in HELD_OUT:
         result = _load(path)
@@ -76,7 +77,8 @@ def test_every_published_row_checked_on_held_out_deals_agrees_with_its_largest_h
             largest[result["agent"]] = result
     assert {"heuristic", "apprentice"} <= set(largest)
     for agent, held_out in largest.items():
-        c = compare(_load(LEADERBOARD / "v1" / "full" / f"{agent}.json"), held_out)
+        full = LEADERBOARD / "v1" / "full" / f"{agent}.json"
+        c = compare(_load(full if full.exists() else LEADERBOARD / "v1" / "quick" / f"{agent}.json"), held_out)
         assert not c["paired"] and c["ladder"]["ci95"][0] <= 0, (agent, c["ladder"])
 
 
