@@ -440,6 +440,15 @@ def test_compare_pairs_on_the_same_deals_and_compares_unpaired_otherwise(smoke_r
     assert compare(suite_run, suite_run)["paired"] is True
 
 
+def test_two_tiers_pair_on_the_deals_both_played():
+    small = run_benchmark("heuristic", tier="smoke", rungs=["random"], **FAST)
+    large = run_benchmark("heuristic", tier="quick", rungs=["random"], **FAST)
+    c = compare(large, small)  # deal k is the same deal in every tier: the smoke tier's 8 are the first 8
+    assert c["paired"] is True and c["ladder"]["deals"] == 8 and c["ladder"]["mean"] == 0.0
+    assert large["rungs"]["random"]["per_deal_margin"][:8] == small["rungs"]["random"]["per_deal_margin"]
+    assert "on the 8 deals both played" in format_compare(c)
+
+
 def test_unpaired_is_welch_s_interval_and_test_on_known_data():
     from scipy.stats import t
 

@@ -12,8 +12,10 @@ from hearts_env.benchmark.stats import paired, unpaired
 
 COMPARABLE = ("benchmark", "suite", "preset", "rules", "format")
 """What two results must share to be compared at all."""
-SAME_DEALS = ("tier", "deals", "seed")
-"""What two comparable results must also share to be paired deal for deal (else they are compared unpaired)."""
+SAME_DEALS = ("seed",)
+"""What two comparable results must also share to be paired deal for deal (else they are compared unpaired):
+the deals' seed — deal k of a seed is the same deal in every tier, so a quick run and a full run pair on
+the quick tier's deals, the first of both."""
 
 
 def resolution(sd: float | None, deals: int) -> float | None:
@@ -140,10 +142,11 @@ class IncomparableResults(ValueError):
 
 def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """Compare two results of one suite, rules and format: per opponent, and for the ladder margin, A's
-    margin minus B's with its 95% interval and p. Positive: A did better. On the same deals (tier and
-    seed) the margins are paired deal for deal (bootstrap interval, signed-rank p); on different deals —
-    two tiers, or held-out deals against the suite's — they are compared unpaired (Welch's t interval and
-    p, wider), and ``paired`` is False."""
+    margin minus B's with its 95% interval and p. Positive: A did better. On the same deals (one seed:
+    the suite's, or one held-out secret) the margins are paired deal for deal over the deals both played
+    — all of them, or the smaller tier's, which are the first deals of the larger — with the bootstrap
+    interval and signed-rank p; on different deals (held-out against the suite's) they are compared
+    unpaired (Welch's t interval and p, wider), and ``paired`` is False."""
     for name, result in (("A", a), ("B", b)):
         if not isinstance(result, dict) or result.get("benchmark") != "hearts-bench" or "rungs" not in result:
             raise IncomparableResults(f"{name} is not a result of hearts-env benchmark (its result.json)")
@@ -156,7 +159,11 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     if ladder_a != ladder_b:
         raise IncomparableResults(f"the results were played against different opponents ({ladder_a} vs {ladder_b})")
     same_deals = all(a.get(key) == b.get(key) for key in SAME_DEALS)
-    difference = (lambda x, y: paired(x - y)) if same_deals else unpaired
+    common = min(a["deals"], b["deals"]) if same_deals else None  # None: every deal of each, unpaired
+
+    def difference(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+        return paired(x[:common] - y[:common]) if same_deals else unpaired(x, y)
+
     rungs = {name: difference(np.array(a["rungs"][name]["per_deal_margin"]),
                               np.array(b["rungs"][name]["per_deal_margin"])) for name in ladder_a}
     both = [np.mean([a["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0),
@@ -172,8 +179,11 @@ def _deals(result: dict[str, Any]) -> str:
 
 
 def format_compare(c: dict[str, Any]) -> str:
-    if c["paired"]:
+    if c["paired"] and c["deals"][0] == c["deals"][1]:
         how, test = f"the same {c['deals'][0]}, paired deal for deal", "Wilcoxon p"
+    elif c["paired"]:
+        how, test = (f"A {c['deals'][0]} and B {c['deals'][1]}, paired deal for deal on the {c['ladder']['deals']} "
+                     f"deals both played (the first of each)"), "Wilcoxon p"
     else:
         how, test = (f"different deals, A {c['deals'][0]} and B {c['deals'][1]}: unpaired, so the intervals are "
                      f"wider than a paired comparison's"), "Welch t p"
