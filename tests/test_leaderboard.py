@@ -36,8 +36,8 @@ def _table_rows() -> list[str]:
 
 
 def _agents(tier: str, preset: str = "standard") -> set[str]:
-    return {_load(path)["agent"] for path in RESULTS
-            if _load(path)["tier"] == tier and _load(path)["preset"] == preset}
+    results = [_load(path) for path in RESULTS]
+    return {r["agent"] for r in results if r["tier"] == tier and r["preset"] == preset}
 
 
 def test_the_leaderboard_has_result_files():

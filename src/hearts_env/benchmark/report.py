@@ -12,10 +12,6 @@ from hearts_env.benchmark.stats import paired, unpaired
 
 COMPARABLE = ("benchmark", "suite", "preset", "rules", "format")
 """What two results must share to be compared at all."""
-SAME_DEALS = ("seed",)
-"""What two comparable results must also share to be paired deal for deal (else they are compared unpaired):
-the deals' seed — deal k of a seed is the same deal in every tier, so a quick run and a full run pair on
-the quick tier's deals, the first of both."""
 
 
 def resolution(sd: float | None, deals: int) -> float | None:
@@ -39,7 +35,7 @@ def _p(figure: dict[str, Any]) -> str:
 def markdown(result: dict[str, Any]) -> str:
     """The result as a Markdown page: the headline, one table row per rung, the protocol and the machine."""
     h = result["headline"]
-    held_out = result.get("deal_set") == "holdout"
+    held_out = _held_out(result)
     lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}): "
              f"`{result['agent']}`", "",
              f"**Ladder margin: {_interval(h)}** points per deal (95% bootstrap interval over "
@@ -78,8 +74,13 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _held_out(result: dict[str, Any]) -> bool:
+    """Whether ``result`` was played on held-out deals (``run_benchmark(holdout=...)``), not the suite's."""
+    return result.get("deal_set") == "holdout"
+
+
 def _deal_set(result: dict[str, Any]) -> str:
-    if result.get("deal_set") == "holdout":
+    if _held_out(result):
         return f"held-out deals from secret {result['holdout']}, not the suite's"
     return f"deals, seed {result['seed']}"
 
@@ -87,7 +88,7 @@ def _deal_set(result: dict[str, Any]) -> str:
 def leaderboard_row(result: dict[str, Any]) -> str:
     """The result's row in the leaderboard tables of docs/benchmark.md: agent, tier (deals), ladder margin,
     the margin against each rung, mean milliseconds per decision over the rungs, and the day it started."""
-    if result.get("deal_set") == "holdout":
+    if _held_out(result):
         raise ValueError("a run on held-out deals is not a leaderboard row: the leaderboard's rows are runs on the "
                          "suite's deals, which others pair with")
     times = [r["seconds_per_decision"] for r in result["rungs"].values()]
@@ -158,7 +159,9 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     ladder_b = {n: r["spec"] for n, r in b["rungs"].items()}
     if ladder_a != ladder_b:
         raise IncomparableResults(f"the results were played against different opponents ({ladder_a} vs {ladder_b})")
-    same_deals = all(a.get(key) == b.get(key) for key in SAME_DEALS)
+    # one seed, one set of deals: deal k is the same deal in every tier, so a quick run and a full run
+    # pair on the quick tier's deals, the first of both
+    same_deals = a.get("seed") == b.get("seed")
     common = min(a["deals"], b["deals"]) if same_deals else None  # None: every deal of each, unpaired
 
     def difference(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
@@ -174,7 +177,7 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 
 
 def _deals(result: dict[str, Any]) -> str:
-    held_out = " held-out" if result.get("deal_set") == "holdout" else ""
+    held_out = " held-out" if _held_out(result) else ""
     return f"{result['tier']} ({result['deals']}{held_out} deals)"
 
 

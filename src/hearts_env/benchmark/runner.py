@@ -72,6 +72,10 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         raise BenchmarkCheckFailed(f"self-check failed: this installation deals other cards than suite {suite} "
                                    f"({preset}, {tier}) published (a NumPy release that changed its random streams?); "
                                    f"its results would not be comparable")
+    if holdout is not None:
+        deals_check = "held-out deals, not the suite's: for comparing with a run on the suite's deals"
+    else:
+        deals_check = "the deals' fingerprint is the suite's" if published is not None else "no published fingerprint"
     check_ladder(the_suite, preset, ladder)
     check = run_arena([CHECK_AGENT, CHECK_AGENT], deals=min(CHECK_DEALS, deals), rules=rules, seed=seed, jobs=1,
                       isolation="none", only_seatings=seatings, agent_seed=agent_seed)
@@ -99,9 +103,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
               "seconds": round(time.time() - started, 1),
               "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
                          "totals": "every deal's points sum to the rules' total",
-                         "deals": "the deals' fingerprint is the suite's" if published is not None
-                         else "no published fingerprint" if holdout is None
-                         else "held-out deals, not the suite's: for comparing with a run on the suite's deals",
+                         "deals": deals_check,
                          "ladder": f"each opponent's play on {LADDER_CHECK_DEALS} deals is the suite's"},
               "headline": {"name": "ladder margin", **headline(figures)}, "rungs": figures}
     if folder is not None:
