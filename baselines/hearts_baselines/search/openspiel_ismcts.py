@@ -9,6 +9,10 @@ OpenSpiel (the ``openspiel`` preset and its flag variations); others give
 
 Defaults: ``simulations=1000``, ``uct_c=2.0`` (OpenSpiel's example value), random-rollout evaluator
 with ``rollouts=1``, final move by maximum visit count.
+
+Its seed does not fix its play: ``ISMCTSBot`` breaks ties between equally valued children by their order
+in an ``absl::flat_hash_map``, which Abseil salts per table, so one seed and one position can give
+different cards (docs/benchmark.md: its quick and full runs agree in their margins, not card for card).
 """
 
 from __future__ import annotations
