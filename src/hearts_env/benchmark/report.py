@@ -162,7 +162,7 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     # one seed, one set of deals: deal k is the same deal in every tier, so a quick run and a full run
     # pair on the quick tier's deals, the first of both
     same_deals = a.get("seed") == b.get("seed")
-    common = min(a["deals"], b["deals"]) if same_deals else None  # None: every deal of each, unpaired
+    common = min(a["deals"], b["deals"])
 
     def difference(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
         return paired(x[:common] - y[:common]) if same_deals else unpaired(x, y)
@@ -182,11 +182,11 @@ def _deals(result: dict[str, Any]) -> str:
 
 
 def format_compare(c: dict[str, Any]) -> str:
-    if c["paired"] and c["deals"][0] == c["deals"][1]:
-        how, test = f"the same {c['deals'][0]}, paired deal for deal", "Wilcoxon p"
-    elif c["paired"]:
-        how, test = (f"A {c['deals'][0]} and B {c['deals'][1]}, paired deal for deal on the {c['ladder']['deals']} "
-                     f"deals both played (the first of each)"), "Wilcoxon p"
+    if c["paired"]:
+        test = "Wilcoxon p"
+        how = (f"the same {c['deals'][0]}, paired deal for deal" if c["deals"][0] == c["deals"][1] else
+               f"A {c['deals'][0]} and B {c['deals'][1]}, paired deal for deal on the {c['ladder']['deals']} "
+               f"deals both played (the first of each)")
     else:
         how, test = (f"different deals, A {c['deals'][0]} and B {c['deals'][1]}: unpaired, so the intervals are "
                      f"wider than a paired comparison's"), "Welch t p"
