@@ -27,15 +27,17 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import re
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from hearts_env.rules import Rules
+from hearts_env.seat import Sandbox, SeatAgent, host_command
 from hearts_env.views import SeatView
 
 ENTRY_POINT_GROUP = "hearts_env.agents"
@@ -116,6 +118,8 @@ def make_agent(spec: str | Agent) -> Agent:
     """An agent from a spec string (see the module docstring), or the agent itself."""
     if isinstance(spec, Agent):
         return spec
+    if spec.startswith(SEATED):  # a program of its own: "seat:COMMAND" or "hosted:SPEC"
+        return cast(Agent, seated_agent(spec))  # it keeps the agent protocol without subclassing Agent
     if spec.startswith("sb3:"):  # "sb3:PATH" or "sb3:PATH(k=v, ...)"
         from hearts_env.agents.adapters import SB3Agent
 
@@ -146,6 +150,25 @@ def make_agent(spec: str | Agent) -> Agent:
     return agent
 
 
+SEATED = ("seat:", "hosted:")
+"""Spec prefixes of agents that play from a process of their own through the seat protocol."""
+
+
+def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None = None) -> SeatAgent:
+    """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
+    (docs/seat-protocol.md); ``hosted:SPEC`` runs agent ``SPEC`` behind the host program
+    (:mod:`hearts_env.agents.host`), importing agent modules from the working folder too."""
+    if spec.startswith("seat:"):
+        command = spec[len("seat:"):].strip()
+        if not command:
+            raise AgentError("agent spec 'seat:' needs the command of a program, e.g. 'seat:node bot.js'")
+        return SeatAgent(command, sandbox=sandbox, secret=secret)
+    inner = spec[len("hosted:"):].strip()
+    if not inner or inner.startswith(SEATED):
+        raise AgentError(f"agent spec {spec!r}: 'hosted:' takes the spec of a Python agent, e.g. 'hosted:heuristic'")
+    return SeatAgent(host_command(inner, paths=[os.getcwd()]), sandbox=sandbox, secret=secret)
+
+
 _loaded = False
 
 
@@ -168,5 +191,5 @@ def _lazy_factory(ep: Any) -> Callable[..., Agent]:
     return factory
 
 
-__all__ = ["ENTRY_POINT_GROUP", "Agent", "AgentError", "agent_names", "make_agent", "parse_agent_spec",
-           "register_agent"]
+__all__ = ["ENTRY_POINT_GROUP", "SEATED", "Agent", "AgentError", "agent_names", "make_agent", "parse_agent_spec",
+           "register_agent", "seated_agent"]

@@ -9,15 +9,17 @@ import itertools
 import time
 import traceback
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from hearts_env import __version__
-from hearts_env.agents import make_agent
+from hearts_env.agents import SEATED, make_agent, seated_agent
 from hearts_env.engine import Deal, IllegalActionError
 from hearts_env.match import Match
 from hearts_env.rules import Rules, make_rules
+from hearts_env.seat import Sandbox, SeatAgent, SeatError
 from hearts_env.views import SeatView
 
 
@@ -57,19 +59,25 @@ def episode_match(rules: Rules, seed: int, deal_index: int) -> Match:
 
 
 def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, seating_index: int,
-              move_time_limit: float | None = None, agent_seed: int | None = None) -> dict[str, Any]:
+              move_time_limit: float | None = None, agent_seed: int | None = None,
+              seats: SeatOptions | None = None) -> dict[str, Any]:
     """Play episode ``deal_index`` (one deal, or a game to the target) in seating ``seating_index``.
 
     The cards depend only on (seed, deal_index), so every seating sees the same deals; agent
     randomness depends on (agent_seed, deal_index, seating_index, seat), ``agent_seed`` defaulting to
     ``seed``. Agents receive that seed, so with the default they can re-deal the cards: a tournament
     whose deals must stay hidden from its agents gives them an ``agent_seed`` that does not reveal
-    ``seed`` (the benchmark's held-out deals). A move slower than ``move_time_limit`` seconds
-    (measured after it returns) ends the episode as a timeout.
+    ``seed`` (the benchmark's held-out deals). Seated agents (``seat:``, ``hosted:``) receive one
+    64-bit digest of it and ``seats.secret`` instead (:func:`~hearts_env.seat.seat_seed`).
+
+    A move slower than ``move_time_limit`` seconds ends the episode as a timeout: a seated agent's
+    program is killed at the limit; an in-process agent is measured after its move returns.
+    Anything an agent's call raises, and any way a seated agent's program ends, is recorded and
+    charged to the agent as a forfeit (:func:`forfeit`).
     """
     seating = seatings(len(specs))[seating_index]
     match = episode_match(rules, seed, deal_index)
-    agents = [_agent(specs[i], seat) for seat, i in enumerate(seating)]
+    agents = [_agent(specs[i], seat, seats) for seat, i in enumerate(seating)]
     error = None
     details = []
     think = [0.0, 0.0, 0.0, 0.0]  # seconds each seat spent choosing, its slowest choice, and how many choices
@@ -78,13 +86,14 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     while error is None:
         deal = match.deal
         for seat, agent in enumerate(agents):
-            agent.reset(rules, seat, seed=[seed if agent_seed is None else agent_seed, deal_index, seating_index,
-                                           match.deal_index, seat])
+            error = error or _call(seat, agent.reset, rules, seat,
+                                   seed=[seed if agent_seed is None else agent_seed, deal_index, seating_index,
+                                         match.deal_index, seat])
         while not deal.is_over and error is None:
             error = _move(agents, deal, move_time_limit, think, decisions, slowest)
         if error is None:
             for seat, agent in enumerate(agents):
-                agent.end_deal(SeatView.of(deal, seat))
+                error = error or _call(seat, agent.end_deal, SeatView.of(deal, seat))
         details.append({"hands": list(deal.dealt), "pass_direction": deal.pass_direction_name,
                         "dealer": deal.dealer, "history": deal.history, "points": deal.points})
         if error is not None:
@@ -116,24 +125,78 @@ def forfeit(scores: Sequence[int], offender: int, penalty_total: int) -> tuple[l
     return points, [seat for seat, p in enumerate(points) if seat != offender and p == low]
 
 
-_AGENTS: dict[tuple[str, int], Any] = {}
+@dataclass(frozen=True)
+class SeatOptions:
+    """How the arena seats agents that play from a program of their own (``seat:``, ``hosted:`` specs):
+    the sandbox their programs run in, and the secret mixed into the seeds they are sent."""
+
+    sandbox: Sandbox = field(default_factory=Sandbox)
+    secret: int | None = None
 
 
-def _agent(spec: str, seat: int) -> Any:
+_AGENTS: dict[tuple[str, int, SeatOptions | None], Any] = {}
+
+
+def _agent(spec: str, seat: int, seats: SeatOptions | None = None) -> Any:
     """One agent per (spec, seat) in each worker process, reset before every deal: building an
-    agent can be costly (an SB3 model loads its zip), playing a deal with it is not."""
-    agent = _AGENTS.get((spec, seat))
+    agent can be costly (an SB3 model loads its zip, a seated agent starts its program), playing a
+    deal with it is not."""
+    key = (spec, seat, seats if spec.startswith(SEATED) else None)
+    agent = _AGENTS.get(key)
     if agent is None:
-        agent = _AGENTS[(spec, seat)] = make_agent(spec)
+        if spec.startswith(SEATED):
+            options = seats or SeatOptions()
+            agent = seated_agent(spec, sandbox=options.sandbox, secret=options.secret)
+        else:
+            agent = make_agent(spec)
+        _AGENTS[key] = agent
     return agent
+
+
+def close_agents() -> None:
+    """End the programs of every seated agent this process started (a worker does at its end)."""
+    for agent in _AGENTS.values():
+        if isinstance(agent, SeatAgent):
+            agent.close()
+    _AGENTS.clear()
+
+
+def _call(seat: int, method: Any, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+    """Call an agent's ``reset`` or ``end_deal``; what it raises is the seat's error (a forfeit)."""
+    try:
+        method(*args, **kwargs)
+    except SeatError as e:
+        return {"seat": seat, "kind": e.kind, "message": str(e)}
+    except KeyboardInterrupt:  # Ctrl-C stops the run
+        raise
+    except BaseException as e:
+        if isinstance(getattr(method, "__self__", None), SeatAgent):
+            raise  # not the program's doing: the dealer's own failure
+        return _exception(seat, e)
+    return None
+
+
+def _exception(seat: int, error: BaseException) -> dict[str, Any]:
+    """The record of an exception an agent raised (its message read safely: ``__str__`` may raise too)."""
+    try:
+        text = f"{type(error).__name__}: {error}"
+    except BaseException:
+        text = f"{type(error).__name__} (its message could not be read)"
+    try:
+        trace = traceback.format_exc(limit=5)
+    except BaseException:
+        trace = ""
+    return {"seat": seat, "kind": "exception", "message": text, "traceback": trace}
 
 
 def _move(agents: Sequence[Any], deal: Deal, limit: float | None, think: list[float],
           decisions: list[int], slowest: list[float]) -> dict[str, Any] | None:
     seat = deal.current
+    agent = agents[seat]
     try:
+        view = SeatView.of(deal, seat)
         start = time.perf_counter()
-        card = agents[seat].act(SeatView.of(deal, seat))
+        card = agent.act(view, timeout=limit) if isinstance(agent, SeatAgent) else agent.act(view)
         elapsed = time.perf_counter() - start
         think[seat] += elapsed
         slowest[seat] = max(slowest[seat], elapsed)
@@ -143,9 +206,14 @@ def _move(agents: Sequence[Any], deal: Deal, limit: float | None, think: list[fl
         deal.apply(card)
     except IllegalActionError as e:
         return {"seat": seat, "kind": "illegal", "message": str(e)}
-    except Exception as e:  # an agent crashed: record it, keep the tournament going
-        return {"seat": seat, "kind": "exception", "message": f"{type(e).__name__}: {e}",
-                "traceback": traceback.format_exc(limit=5)}
+    except SeatError as e:  # the seat's program failed: timed out, ended, broke the protocol or reported an error
+        return {"seat": seat, "kind": e.kind, "message": str(e)}
+    except KeyboardInterrupt:  # Ctrl-C stops the run (an agent that must not stop it plays from a seat)
+        raise
+    except BaseException as e:
+        if isinstance(agent, SeatAgent):
+            raise  # not the program's doing: the dealer's own failure
+        return _exception(seat, e)
     return None
 
 

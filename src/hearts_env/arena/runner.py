@@ -14,20 +14,27 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from hearts_env.agents import make_agent
-from hearts_env.arena.game import pass_direction_of, play_game, seatings
+from hearts_env.agents import SEATED, make_agent, seated_agent
+from hearts_env.arena.game import (
+    SeatOptions,
+    close_agents,
+    episode_match,
+    pass_direction_of,
+    play_game,
+    replay_record,
+    seatings,
+)
+from hearts_env.engine import IllegalActionError
 from hearts_env.rules import PASS_NAMES, Rules, make_rules
-
-
-def _play_game_args(args: tuple) -> dict[str, Any]:
-    return play_game(*args)
+from hearts_env.seat import SeatError
 
 
 def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(game=deal)", seed: int = 0,
               jobs: int | None = None, out: str | os.PathLike | None = None, resume: bool = False,
               progress: bool = False, move_time_limit: float | None = None,
               backend: str = "processes", isolation: str = "seating",
-              only_seatings: Sequence[int] | None = None, agent_seed: int | None = None) -> list[dict[str, Any]]:
+              only_seatings: Sequence[int] | None = None, agent_seed: int | None = None,
+              seats: SeatOptions | None = None) -> list[dict[str, Any]]:
     """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
     every record, those resumed from ``out`` included.
 
@@ -46,6 +53,10 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
 
     Agents' random seeds derive from ``agent_seed`` (default: ``seed``) and the game, and agents see
     them: with the default, an agent can re-deal the cards (see :func:`play_game`).
+
+    Agents whose spec starts ``seat:`` or ``hosted:`` play from programs of their own through the seat
+    protocol, under ``seats`` (their sandbox, the secret of their seeds): docs/seat-protocol.md.
+    Resuming replays every record of ``out`` through the engine first (:func:`check_record`).
     """
     rules = make_rules(rules)
     if backend not in ("processes", "ray"):
@@ -65,12 +76,8 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         raise ValueError("resume needs the results file to continue (out=, --out)")
     if out is not None and not Path(out).parent.is_dir():
         raise ValueError(f"the folder of {out} does not exist; create it first")
-    for spec in specs:  # a bad spec, or rules an agent cannot play, fails here rather than game after game
-        probe = make_agent(spec)
-        try:
-            probe.reset(rules, 0, seed=0)
-        except ValueError as e:
-            raise ValueError(f"agent {spec!r} cannot play rules {rules.spec()}: {e}") from None
+    for spec in dict.fromkeys(specs):  # a bad spec, or rules an agent cannot play, fails here, not game after game
+        probe_agent(spec, rules, seats)
     n_seatings = len(seatings(len(specs)))
     chosen = range(n_seatings) if only_seatings is None else sorted(set(only_seatings))
     if not chosen or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n_seatings for s in chosen):
@@ -101,8 +108,9 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                 raise ValueError(f"{path} holds a game ended by an agent error without the forfeit charged (deal "
                                  f"{record['deal']}: hearts-env before 0.1.2 left such games out of the figures); "
                                  f"start a new file")
+            check_record(record, path)
             done[(record["deal"], record["seating_index"])] = record
-    todo = [(list(specs), rules, seed, d, s, move_time_limit, agent_seed)
+    todo = [(list(specs), rules, seed, d, s, move_time_limit, agent_seed, seats)
             for d in range(deals) for s in chosen if (d, s) not in done]
     jobs = jobs or os.cpu_count() or 1
     sink = path.open("a") if path is not None else None
@@ -113,7 +121,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         elif isolation == "seating":
             results = _isolated(seating_passes(todo), jobs, path)
         elif jobs == 1 or len(todo) < 2:
-            results = map(_play_game_args, todo)
+            results = _here(todo)
         else:
             results = _in_processes(todo, jobs, path)
         for record in results:
@@ -171,6 +179,75 @@ def limit_threads(threads: int) -> None:
         torch.set_num_threads(threads)
 
 
+def probe_agent(spec: str, rules: Rules, seats: SeatOptions | None) -> None:
+    """Build agent ``spec`` and reset it under ``rules`` once (a seated one: start its program, shake hands,
+    then end it), so that a bad spec or rules it cannot play fail before any game, in one line."""
+    try:
+        if spec.startswith(SEATED):
+            options = seats or SeatOptions()
+            probe = seated_agent(spec, sandbox=options.sandbox, secret=options.secret)
+            try:
+                probe.reset(rules, 0, seed=0)
+            finally:
+                probe.close()
+            return
+        make_agent(spec).reset(rules, 0, seed=0)
+    except SeatError as e:
+        raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"agent {spec!r} cannot play rules {rules.spec()}: {e}") from None
+
+
+def check_record(record: dict[str, Any], path: str | os.PathLike | None = None) -> None:
+    """A record is what its own cards make it: each deal re-dealt from the record's seed and index has the
+    recorded hands, pass direction and dealer, replays legally through the engine, and scores the
+    recorded points; the record's points are its deals' plus any forfeit. ``ValueError`` names the first
+    difference (an edited or damaged record)."""
+    where = f"{path}: " if path is not None else ""
+    game = f"deal {record.get('deal')}, seating {record.get('seating_index')}"
+    try:
+        rules = make_rules(record["rules"])
+        match = episode_match(rules, record["seed"], record["deal"])
+        total = [0, 0, 0, 0]
+        for k, d in enumerate(record["deals"]):
+            if k == 0:
+                dealt = match.deal
+                if (list(dealt.dealt), dealt.pass_direction_name, dealt.dealer) != \
+                        (d["hands"], d["pass_direction"], d["dealer"]):
+                    raise ValueError("its cards are not the ones this seed and deal index deal")
+            replayed = replay_record(record, k)
+            finished = replayed.is_over
+            last = k == len(record["deals"]) - 1
+            if not finished and not (last and record["error"] is not None):
+                raise ValueError(f"its deal {k} stops before the end without an error")
+            points = replayed.points
+            if finished and points is not None:
+                if list(points) != list(d["points"]):
+                    raise ValueError(f"its deal {k} scores {list(points)} when replayed, not the recorded "
+                                     f"{d['points']}")
+                total = [t + p for t, p in zip(total, points)]
+        if record["error"] is not None:
+            offender = record["error"]["seat"]
+            if not (isinstance(offender, int) and 0 <= offender < 4):
+                raise ValueError(f"its error names seat {offender!r}")
+            total = [t + (rules.penalty_total if seat == offender else 0) for seat, t in enumerate(total)]
+        if list(record["points"]) != total:
+            raise ValueError(f"its points {record['points']} are not its deals' (and forfeit's) {total}")
+    except ValueError as e:
+        raise ValueError(f"{where}{game} does not replay: {e}") from None
+    except (KeyError, TypeError, IllegalActionError, IndexError) as e:
+        raise ValueError(f"{where}{game} does not replay ({type(e).__name__}: {e})") from None
+
+
+def _here(todo: list[tuple]) -> Iterator[dict[str, Any]]:
+    """The games played in this process, one after another; seated agents' programs end after the last."""
+    try:
+        for args in todo:
+            yield play_game(*args)
+    finally:
+        close_agents()
+
+
 def _play_pass(task: int, games: list[tuple], results: Any, threads: int = 1) -> None:
     """Worker of an isolated run: plays its games, sending each record as it finishes, then ``None``;
     stops if the tournament's process is gone (killed: no one would read the records)."""
@@ -181,6 +258,7 @@ def _play_pass(task: int, games: list[tuple], results: Any, threads: int = 1) ->
             results.cancel_join_thread()  # records no one reads must not hold the exit
             return
         results.put((task, play_game(*args)))
+    close_agents()
     results.put((task, None))
 
 
@@ -241,6 +319,7 @@ def _died(unfinished: list[tuple], path: Path | None) -> None:
 
 def _play_games(chunk: list[tuple]) -> list[dict[str, Any]]:
     return [play_game(*args) for args in chunk]
+
 
 
 def _stream_games(chunk: list[tuple]) -> Iterator[dict[str, Any]]:

@@ -7,16 +7,19 @@ import hashlib
 import json
 import os
 import platform
+import secrets
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hearts_env import __version__
-from hearts_env.agents import make_agent
+from hearts_env.agents import SEATED, make_agent, seated_agent
+from hearts_env.arena.game import SeatOptions
 from hearts_env.arena.runner import run_arena
 from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals
 from hearts_env.benchmark.report import markdown, plot_ladder
@@ -29,6 +32,8 @@ from hearts_env.benchmark.suite import (
     get_suite,
     holdout_seeds,
 )
+from hearts_env.seat import Sandbox, SeatError
+from hearts_env.seat.sandbox import describe_limits
 
 CHECK_AGENT = "greedy"
 """The deterministic agent of the even check (it draws no random numbers)."""
@@ -36,10 +41,20 @@ CHECK_DEALS = 8
 """Deals of the even check: two of each pass direction."""
 
 
+ISOLATION = {"process": "the agent plays from a sandboxed program of its own through the seat protocol",
+             "seating": "the agent runs inside the dealer's worker processes (fresh ones per seating pass)",
+             "none": "the agent runs inside the dealer's worker processes"}
+"""How the agent under test is kept from the dealer; only ``process`` makes a leaderboard row."""
+MOVE_TIME_LIMIT = 10.0
+"""Seconds a decision of the agent may take by default; its program is killed and the game forfeited past it."""
+
+
 def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str = "standard",
                   format: str = "solo", out: str | os.PathLike | None = None, resume: bool = False,
-                  jobs: int | None = None, progress: bool = False, isolation: str = "seating",
-                  rungs: Sequence[str] | None = None, holdout: int | None = None) -> dict[str, Any]:
+                  jobs: int | None = None, progress: bool = False, isolation: str = "process",
+                  rungs: Sequence[str] | None = None, holdout: int | None = None,
+                  move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
+                  agent_secret: int | None = None) -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
@@ -49,7 +64,20 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     (:func:`~hearts_env.benchmark.suite.draw_holdout`; keep it to resume or reproduce the run) that
     no agent can know in advance, with agent seeds that do not reveal it. The suite's deals are
     public, so an agent could look its hand up among them; an honest agent's margins on held-out deals
-    agree with its suite run's (``compare`` pairs nothing then: it compares the two unpaired)."""
+    agree with its suite run's (``compare`` pairs nothing then: it compares the two unpaired).
+
+    ``isolation="process"`` (the default, and the only mode of a leaderboard row) plays the agent from a
+    program of its own (``hosted:SPEC``, :mod:`hearts_env.agents.host`) under ``sandbox``: it never shares
+    a process with the dealer, the ladder or the bookkeeping, is killed past ``move_time_limit`` seconds
+    a decision, and gets seeds digested with ``agent_secret`` (drawn per run unless given; published in
+    the result when the run ends), so no seed tells it which deal it plays. Every sitting of the run is
+    logged in ``sittings.jsonl``; :func:`~hearts_env.benchmark.verify.verify_run` checks a finished run.
+    """
+    if isolation not in ISOLATION:
+        raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(ISOLATION)}")
+    if agent_secret is not None and (isinstance(agent_secret, bool) or not isinstance(agent_secret, int)
+                                     or agent_secret < 0):
+        raise ValueError(f"agent_secret must be an integer >= 0, got {agent_secret!r}")
     the_suite = get_suite(suite)
     deals = the_suite.deals(tier)
     rules = the_suite.rules(preset)
@@ -58,14 +86,28 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     if holdout is not None and (isinstance(holdout, bool) or not isinstance(holdout, int) or holdout < 0):
         raise ValueError(f"holdout must be an integer >= 0 (the secret the held-out deals are dealt from; "
                          f"draw_holdout() draws one), got {holdout!r}")
-    weights = agent_weights(make_agent(spec))  # a bad spec fails before anything is played
+    sandbox = sandbox or Sandbox()
+    if spec.startswith(SEATED):
+        raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
+                         f"its own (isolation='process')")
+    played = spec if isolation != "process" else f"hosted:{spec}"
+    folder_path = Path(out).absolute() if out is not None else None
+    seats = SeatOptions(sandbox=replace(sandbox, hidden=(*sandbox.hidden, str(folder_path))) if folder_path else
+                        sandbox, secret=None)
+    weights = _weights(spec, played, rules, seats)  # a bad spec fails before anything is played
     manifest: dict[str, Any] = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset,
-                                "format": format, "agent": spec}
+                                "format": format, "agent": spec, "isolation": isolation,
+                                "move_time_limit": move_time_limit}
+    if isolation == "process":
+        manifest["seat"] = describe_limits(sandbox)
     if weights is not None:  # resuming with other weights behind the same spec would mix two agents
         manifest["agent_weights_sha256"] = weights["sha256"]
     if holdout is not None:
         manifest["holdout"] = holdout
-    folder = _prepare(Path(out) if out is not None else None, resume, manifest)
+    folder = _prepare(folder_path, resume, manifest, agent_secret)
+    secret = _agent_secret(folder, agent_secret)
+    seats = replace(seats, secret=secret)
+    sitting = Sittings(folder)
     seed, agent_seed = (the_suite.seed(preset), None) if holdout is None else holdout_seeds(holdout)
     published = the_suite.fingerprints.get((preset, tier)) if holdout is None else None
     if published is not None and deals_fingerprint(rules, seed, deals) != published:
@@ -84,16 +126,23 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
 
     started = time.time()
     figures = {}
-    for k, rung in enumerate(ladder):
-        if progress:
-            print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals x {len(seatings)} seatings",
-                  file=sys.stderr)
-        path = folder / f"{rung.name}.jsonl" if folder is not None else None
-        records = run_arena([spec, rung.spec], deals=deals, rules=rules, seed=seed, jobs=jobs, out=path,
-                            resume=path is not None and path.exists(), progress=progress, isolation=isolation,
-                            only_seatings=seatings, agent_seed=agent_seed)
-        check_totals(records)
-        figures[rung.name] = {"spec": rung.spec, **rung_figures(records, deals)}
+    sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder})
+    try:
+        for k, rung in enumerate(ladder):
+            if progress:
+                print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals x {len(seatings)} seatings",
+                      file=sys.stderr)
+            path = folder / f"{rung.name}.jsonl" if folder is not None else None
+            records = run_arena([played, rung.spec], deals=deals, rules=rules, seed=seed, jobs=jobs, out=path,
+                                resume=path is not None and path.exists(), progress=progress,
+                                isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
+                                agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats)
+            check_totals(records)
+            figures[rung.name] = {"spec": rung.spec, **rung_figures(records, deals)}
+    except BaseException as e:
+        sitting.end(f"stopped: {type(e).__name__}: {e}"[:500])
+        raise
+    sitting.end("finished")
     result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
               "format": format, "format_meaning": FORMATS[format], "agent": spec, "agent_weights": weights,
               "deals": deals, "deal_set": "suite" if holdout is None else "holdout", "seed": seed,
@@ -101,6 +150,9 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
               "package_version": __version__, "hardware": hardware(),
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
               "seconds": round(time.time() - started, 1),
+              "isolation": isolation, "move_time_limit": move_time_limit,
+              **({"seat": manifest["seat"]} if "seat" in manifest else {}),
+              "agent_secret": secret, "sittings": sitting.summary(),
               "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
                          "totals": "every deal's points sum to the rules' total",
                          "deals": deals_check,
@@ -116,6 +168,23 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     return result
 
 
+def _weights(spec: str, played: str, rules: Any, seats: SeatOptions) -> dict[str, str] | None:
+    """The weights the agent plays with, and a check that it can play the rules: a seated agent's program
+    is started once and asked (the dealer never builds the agent itself)."""
+    if not played.startswith(SEATED):
+        return agent_weights(make_agent(spec))
+    probe = seated_agent(played, sandbox=seats.sandbox)
+    try:
+        info = probe.start()
+        probe.reset(rules, 0, seed=0)
+    except SeatError as e:
+        raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
+    finally:
+        probe.close()
+    weights = info.get("weights")
+    return weights if isinstance(weights, dict) else None
+
+
 def agent_weights(agent: Any) -> dict[str, str] | None:
     """The file name and SHA-256 of the weights ``agent`` plays with (its ``weights_file``), or None."""
     path = getattr(agent, "weights_file", None)
@@ -125,8 +194,9 @@ def agent_weights(agent: Any) -> dict[str, str] | None:
     return {"file": Path(path).name, "sha256": digest}
 
 
-def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any]) -> Path | None:
-    """Create the output folder (its parent must exist), or check that ``resume`` continues the same run."""
+def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any], agent_secret: int | None) -> Path | None:
+    """Create the output folder (its parent must exist; mode 0700), or check that ``resume`` continues the
+    same run."""
     if folder is None:
         if resume:
             raise ValueError("resume needs the output folder of the run to continue (out=, --out)")
@@ -139,7 +209,9 @@ def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any]) -> Pat
             raise FileExistsError(f"{folder} holds a benchmark run: pass resume=True (--resume) to continue it, "
                                   f"or choose another folder")
         previous = json.loads(stored.read_text())
-        if previous != manifest:
+        kept = previous.pop("agent_secret", None)
+        if agent_secret is not None and kept is not None and kept != agent_secret:
+            raise ValueError(f"{folder} was played with another agent secret; resume it without --agent-secret")
             differ = ", ".join(f"{k}: {previous.get(k)!r} there, {manifest.get(k)!r} now"
                                for k in [*manifest, *(k for k in previous if k not in manifest)]
                                if previous.get(k) != manifest.get(k))
@@ -147,9 +219,69 @@ def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any]) -> Pat
         return folder
     if folder.exists() and any(folder.iterdir()):
         raise FileExistsError(f"{folder} is not empty and holds no benchmark run; choose another folder")
-    folder.mkdir(exist_ok=True)
-    stored.write_text(json.dumps(manifest, indent=1) + "\n")
+    folder.mkdir(mode=0o700, exist_ok=True)
+    folder.chmod(0o700)
+    secret = agent_secret if agent_secret is not None else secrets.randbits(63)
+    stored.write_text(json.dumps({**manifest, "agent_secret": secret}, indent=1) + "\n")
     return folder
+
+
+def _agent_secret(folder: Path | None, given: int | None) -> int:
+    """The secret of the agent's seeds: the run's (kept in its manifest), the one given, or a new one."""
+    if folder is not None:
+        return int(json.loads((folder / "manifest.json").read_text())["agent_secret"])
+    return given if given is not None else secrets.randbits(63)
+
+
+def _count(folder: Path | None, rung: str) -> int:
+    path = folder / f"{rung}.jsonl" if folder is not None else None
+    if path is None or not path.exists():
+        return 0
+    return sum(1 for line in path.read_bytes().splitlines() if line.strip())
+
+
+class Sittings:
+    """The log of a run's sittings (``sittings.jsonl``): when each began, what was already played, and how it
+    ended. A sitting with no end line died with its dealer (killed, power lost); its games in play were
+    played again by the next sitting, and the log says so."""
+
+    def __init__(self, folder: Path | None):
+        self.path = folder / "sittings.jsonl" if folder is not None else None
+        self.entries: list[dict[str, Any]] = []
+        if self.path is not None and self.path.exists():
+            self.entries = [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
+
+    def _write(self, entry: dict[str, Any]) -> None:
+        self.entries.append(entry)
+        if self.path is not None:
+            with self.path.open("a") as f:
+                f.write(json.dumps(entry) + "\n")
+
+    def begin(self, played: dict[str, int]) -> None:
+        self._write({"sitting": self.count() + 1, "began": _now(), "hearts_env": __version__, "played": played,
+                     "machine": hardware()})
+
+    def end(self, status: str) -> None:
+        self._write({"sitting": self.count(), "ended": _now(), "status": status})
+
+    def count(self) -> int:
+        return sum(1 for e in self.entries if "began" in e)
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Each sitting: when it began and ended (None: it died with its dealer), its status, and how many
+        games of each rung were already played when it began."""
+        out: list[dict[str, Any]] = []
+        for e in self.entries:
+            if "began" in e:
+                out.append({"began": e["began"], "ended": None, "status": "died with its dealer",
+                            "played_before": e["played"]})
+            elif out:
+                out[-1].update(ended=e["ended"], status=e["status"])
+        return out
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 def hardware() -> dict[str, Any]:
