@@ -24,6 +24,7 @@ from typing import Any
 
 from hearts_env.agents import Agent, AgentError, make_agent
 from hearts_env.arena import format_summary, read_records, replay_record, run_arena, summarize
+from hearts_env.arena.game import SeatOptions
 from hearts_env.arena.report import plot, ratings
 from hearts_env.arena.runner import WorkerDied
 from hearts_env.benchmark import (
@@ -36,12 +37,17 @@ from hearts_env.benchmark import (
     markdown,
     run_benchmark,
 )
+from hearts_env.benchmark.runner import ISOLATION as BENCHMARK_ISOLATION
+from hearts_env.benchmark.runner import MOVE_TIME_LIMIT
+from hearts_env.benchmark.verify import PACKED_SUFFIX, VerificationFailed, pack_records, verify_run
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.match import Match
 from hearts_env.records import FORMAT, deals_of_record, read_record
 from hearts_env.render import format_hand
 from hearts_env.rules import PASS_NAMES, PRESET_DOCS, PRESETS, Rules, RulesError, describe_options, make_rules
+from hearts_env.seat import Sandbox, SandboxError
+from hearts_env.seat.sandbox import MODES as SANDBOX_MODES
 from hearts_env.views import SeatView
 
 PLOT_FORMATS = ("png", "pdf", "svg")
@@ -56,13 +62,14 @@ def _arena(args: argparse.Namespace) -> int:
     try:
         records = run_arena(args.agents, deals=args.deals, rules=make_rules(args.rules), seed=args.seed,
                             jobs=args.jobs, out=args.out, resume=args.resume, progress=not args.json,
-                            move_time_limit=args.move_time_limit, backend=args.backend, isolation=args.isolation)
+                            move_time_limit=args.move_time_limit, backend=args.backend, isolation=args.isolation,
+                            seats=SeatOptions(sandbox=Sandbox(mode=args.sandbox)))
         summary = summarize(records)
         if args.ratings:
             summary["ratings"] = ratings(records)
         if args.plot:
             plot(records, summary, args.plot)
-    except (ValueError, FileExistsError, ImportError, WorkerDied) as e:
+    except (ValueError, FileExistsError, ImportError, WorkerDied, SandboxError) as e:
         print(f"hearts-env arena: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
@@ -77,6 +84,10 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _benchmark(args: argparse.Namespace) -> int:
+    if args.spec == "verify":
+        return _verify(args)
+    if args.spec == "pack":
+        return _pack(args)
     if args.spec == "compare":
         if len(args.files) != 2:
             print("hearts-env benchmark compare: give two result.json files", file=sys.stderr)
@@ -97,11 +108,13 @@ def _benchmark(args: argparse.Namespace) -> int:
         holdout = _holdout(args)
         result = run_benchmark(args.spec, suite=args.suite, tier=args.tier, preset=args.rules, format=args.format,
                                out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
-                               isolation=args.isolation, rungs=args.opponents, holdout=holdout)
+                               isolation=args.isolation, rungs=args.opponents, holdout=holdout,
+                               move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
+                               agent_secret=args.agent_secret)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
-    except (ValueError, FileExistsError, ImportError, WorkerDied, IncomparableResults) as e:
+    except (ValueError, FileExistsError, ImportError, WorkerDied, IncomparableResults, SandboxError) as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 2
     print(json.dumps(result, indent=1) if args.json else markdown(result))
@@ -110,6 +123,45 @@ def _benchmark(args: argparse.Namespace) -> int:
         print(f"hearts-env benchmark: {errors} game(s) ended by an error of {args.spec} (charged as forfeits; "
               "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
         return 3
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``hearts-env benchmark verify DIR|RESULT.json ... [--leaderboard]``: exit 1 naming the first discrepancy."""
+    if not args.files:
+        print("hearts-env benchmark verify: give run folders or leaderboard result files", file=sys.stderr)
+        return 2
+    for path in args.files:
+        try:
+            result = verify_run(path, leaderboard=args.leaderboard)
+        except VerificationFailed as e:
+            print(f"hearts-env benchmark verify: {path}: {e}", file=sys.stderr)
+            return 1
+        games = sum(r["seat_games"] for r in result["rungs"].values())
+        print(f"{path}: verified ({result['agent']}, {result['tier']}, {result['deals']} deals, {games} seat-games "
+              f"replayed; ladder margin {result['headline']['mean']:+.2f})")
+    return 0
+
+
+def _pack(args: argparse.Namespace) -> int:
+    """``hearts-env benchmark pack DIR DEST.json``: a verified run as a leaderboard row's two files."""
+    if len(args.files) != 2:
+        print("hearts-env benchmark pack: give a run's folder and the result file to write (e.g. "
+              "docs/leaderboard/v1/quick/AGENT.json)", file=sys.stderr)
+        return 2
+    folder, dest = Path(args.files[0]), Path(args.files[1])
+    try:
+        result = verify_run(folder)
+        records = {name: list(read_records(folder / f"{name}.jsonl")) for name in result["rungs"]}
+        packed = dest.with_name(dest.name.removesuffix(".json") + PACKED_SUFFIX)
+        data = pack_records(result, records)
+        dest.write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+        packed.write_bytes(data)
+        verify_run(dest)
+    except (VerificationFailed, OSError, ValueError) as e:
+        print(f"hearts-env benchmark pack: {e}", file=sys.stderr)
+        return 1
+    print(f"{dest} and {packed.name}: {len(data):,} bytes of records")
     return 0
 
 
@@ -430,14 +482,20 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--isolation", choices=["seating", "none"], default="seating",
                        help="seating (default): each seating's pass over the deals runs in fresh processes, so no "
                             "agent process sees a deal twice; none: any worker plays any game (trusted agents)")
+    arena.add_argument("--sandbox", choices=list(SANDBOX_MODES), default="auto",
+                       help="the sandbox of seated agents ('seat:COMMAND', 'hosted:SPEC'; docs/seat-protocol.md)")
     arena.add_argument("--ratings", action="store_true", help="add OpenSkill ratings (extra 'arena')")
     arena.add_argument("--plot", help="write points distributions and the ladder to this PNG (extra 'arena')")
     arena.set_defaults(func=_arena)
 
     bench_help = "run one agent against the hearts-bench ladder, or compare two results (docs/benchmark.md)"
     benchmark = sub.add_parser("benchmark", help=bench_help, description=bench_help, formatter_class=defaults)
-    benchmark.add_argument("spec", help="the agent spec to benchmark, or 'compare' followed by two result.json files")
-    benchmark.add_argument("files", nargs="*", help="with 'compare': the two result.json files (A, then B)")
+    benchmark.add_argument("spec", help="the agent spec to benchmark; or 'compare' A.json B.json; 'verify' "
+                           "DIR|ROW.json ...; 'pack' DIR ROW.json (a verified run as a leaderboard row with its records)")
+    benchmark.add_argument("files", nargs="*", help="the files of compare, verify and pack")
+    benchmark.add_argument("--leaderboard", action="store_true",
+                           help="with verify: also require what a leaderboard row needs (isolation process in the "
+                                "bwrap sandbox, no sitting that died, no agent error)")
     benchmark.add_argument("--suite", default="v1", help="suite version")
     v1 = get_suite("v1")
     benchmark.add_argument("--tier", default="quick", help="deals played (suite v1): " + ", ".join(
@@ -451,8 +509,18 @@ def main(argv: list[str] | None = None) -> int:
     benchmark.add_argument("--out", help="folder for the records, result.json, result.md and ladder.png")
     benchmark.add_argument("--resume", action="store_true", help="continue the run in --out")
     benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
-    benchmark.add_argument("--isolation", choices=["seating", "none"], default="seating",
-                           help="as for arena: none only for trusted agents")
+    benchmark.add_argument("--isolation", choices=list(BENCHMARK_ISOLATION), default="process",
+                           help="process: the agent plays from a sandboxed program of its own (a leaderboard row "
+                                "needs it); seating, none: inside the dealer's workers, for trusted agents")
+    benchmark.add_argument("--sandbox", choices=list(SANDBOX_MODES), default="auto",
+                           help="the agent program's sandbox: bwrap (bubblewrap namespaces), basic (limits, empty "
+                                "folder and environment only), auto: bwrap where it works")
+    benchmark.add_argument("--move-time-limit", type=float, default=MOVE_TIME_LIMIT,
+                           help="seconds a decision may take; the agent's program is killed past it and the game "
+                                "forfeited")
+    benchmark.add_argument("--agent-secret", type=_secret, default=None,
+                           help="the secret mixed into the agent's seeds (default: drawn per run, published in the "
+                                "result when it ends): give a result's to reproduce its games")
     benchmark.add_argument("--holdout", nargs="?", type=_secret, const=DRAW, metavar="SECRET",
                            help="play held-out deals dealt from SECRET (none given: a new one from the OS, printed) "
                                 "instead of the suite's public ones, to check a result against; not a leaderboard row")

@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,10 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         raise ValueError("resume needs the results file to continue (out=, --out)")
     if out is not None and not Path(out).parent.is_dir():
         raise ValueError(f"the folder of {out} does not exist; create it first")
+    if out is not None and any(spec.startswith(SEATED) for spec in specs):  # seated programs never see the results
+        options = seats or SeatOptions()
+        hidden = (*options.sandbox.hidden, str(Path(out).absolute()))
+        seats = replace(options, sandbox=replace(options.sandbox, hidden=hidden))
     for spec in dict.fromkeys(specs):  # a bad spec, or rules an agent cannot play, fails here, not game after game
         probe_agent(spec, rules, seats)
     n_seatings = len(seatings(len(specs)))
@@ -225,7 +230,8 @@ def check_record(record: dict[str, Any], path: str | os.PathLike | None = None) 
                 if list(points) != list(d["points"]):
                     raise ValueError(f"its deal {k} scores {list(points)} when replayed, not the recorded "
                                      f"{d['points']}")
-                total = [t + p for t, p in zip(total, points)]
+                if not (last and record["error"] is not None):  # the deal an error ended is scored as the forfeit
+                    total = [t + p for t, p in zip(total, points)]
         if record["error"] is not None:
             offender = record["error"]["seat"]
             if not (isinstance(offender, int) and 0 <= offender < 4):
