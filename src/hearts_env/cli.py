@@ -491,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     bench_help = "run one agent against the hearts-bench ladder, or compare two results (docs/benchmark.md)"
     benchmark = sub.add_parser("benchmark", help=bench_help, description=bench_help, formatter_class=defaults)
     benchmark.add_argument("spec", help="the agent spec to benchmark; or 'compare' A.json B.json; 'verify' "
-                           "DIR|ROW.json ...; 'pack' DIR ROW.json (a verified run as a leaderboard row with its records)")
+                           "DIR|ROW.json ...; 'pack' DIR ROW.json (a leaderboard row with its records)")
     benchmark.add_argument("files", nargs="*", help="the files of compare, verify and pack")
     benchmark.add_argument("--leaderboard", action="store_true",
                            help="with verify: also require what a leaderboard row needs (isolation process in the "
