@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: demo test bench lint clean test-wheel docs
+.PHONY: demo test bench lint clean test-wheel docs sandbox-tool
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,15 @@ $(VENV)/.test: $(VENV)/.created pyproject.toml
 demo: $(VENV)/.core
 	$(PY) examples/demo.py
 
-test: $(VENV)/.test
+# The benchmark's sandbox (hearts_env.seat.sandbox) is bubblewrap, from the system's packages; its tests need it.
+SANDBOX_TOOL := $(shell command -v bwrap)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+sandbox-tool:
+	@test -n "$(SANDBOX_TOOL)" || command -v bwrap >/dev/null || ($(SUDO) apt-get update -qq && \
+		$(SUDO) apt-get install -y -qq bubblewrap > /dev/null) || echo "no bubblewrap: the sandbox tests are skipped"
+
+test: $(VENV)/.test sandbox-tool
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray_tests
@@ -43,7 +51,6 @@ clean:
 
 # The page of `hearts-env serve` in a real browser (tests/browser, CI): Debian's Chromium, installed with
 # apt-get when missing (Playwright downloads no browser), driven by Playwright for Python.
-SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 .PHONY: test-browser
 
 $(VENV)/.browser: $(VENV)/.test

@@ -29,6 +29,7 @@ import ast
 import importlib
 import os
 import re
+import shlex
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -156,13 +157,14 @@ SEATED = ("seat:", "hosted:")
 
 def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None = None) -> SeatAgent:
     """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
-    (docs/seat-protocol.md); ``hosted:SPEC`` runs agent ``SPEC`` behind the host program
+    (docs/seat-protocol.md; words of the command that name files here are made absolute paths); ``hosted:SPEC`` runs agent ``SPEC`` behind the host program
     (:mod:`hearts_env.agents.host`), importing agent modules from the working folder too."""
     if spec.startswith("seat:"):
         command = spec[len("seat:"):].strip()
         if not command:
             raise AgentError("agent spec 'seat:' needs the command of a program, e.g. 'seat:node bot.js'")
-        return SeatAgent(command, sandbox=sandbox, secret=secret)
+        words = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w for w in shlex.split(command)]
+        return SeatAgent(words, sandbox=sandbox, secret=secret)  # the program runs in an empty folder of its own
     inner = spec[len("hosted:"):].strip()
     if not inner or inner.startswith(SEATED):
         raise AgentError(f"agent spec {spec!r}: 'hosted:' takes the spec of a Python agent, e.g. 'hosted:heuristic'")

@@ -87,10 +87,12 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         raise ValueError(f"holdout must be an integer >= 0 (the secret the held-out deals are dealt from; "
                          f"draw_holdout() draws one), got {holdout!r}")
     sandbox = sandbox or Sandbox()
-    if spec.startswith(SEATED):
+    if spec.startswith("hosted:"):
         raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
                          f"its own (isolation='process')")
-    played = spec if isolation != "process" else f"hosted:{spec}"
+    if spec.startswith("seat:") and isolation != "process":
+        raise ValueError(f"{spec!r} is a program of its own: it plays with isolation='process' only")
+    played = played_spec(spec, isolation)
     folder_path = Path(out).absolute() if out is not None else None
     seats = SeatOptions(sandbox=replace(sandbox, hidden=(*sandbox.hidden, str(folder_path))) if folder_path else
                         sandbox, secret=None)
@@ -166,6 +168,12 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         except ImportError as e:
             print(f"hearts-env benchmark: no plot ({e})", file=sys.stderr)
     return result
+
+
+def played_spec(spec: str, isolation: str) -> str:
+    """The spec the agent's seats carry in a run's records: a Python spec seated behind the host
+    (``hosted:SPEC``) under process isolation; a program's ``seat:COMMAND`` as it is."""
+    return spec if isolation != "process" or spec.startswith("seat:") else f"hosted:{spec}"
 
 
 def _weights(spec: str, played: str, rules: Any, seats: SeatOptions) -> dict[str, str] | None:

@@ -22,6 +22,7 @@ from typing import Any
 from hearts_env.arena.game import episode_match, forfeit, moon_attempts, replay_record, seatings
 from hearts_env.arena.runner import check_record, read_records
 from hearts_env.benchmark.report import markdown
+from hearts_env.benchmark.runner import played_spec
 from hearts_env.benchmark.stats import headline, rung_figures
 from hearts_env.benchmark.suite import deals_fingerprint, format_seatings, get_suite, holdout_seeds
 from hearts_env.rules import make_rules
@@ -93,8 +94,8 @@ def replayed_winners(deal: Any) -> list[int]:
 
 
 def _played_spec(result: dict[str, Any]) -> str:
-    """The spec the agent's seats carry in the records: ``hosted:SPEC`` for a seated run."""
-    return f"hosted:{result['agent']}" if result.get("isolation", "seating") == "process" else result["agent"]
+    """The spec the agent's seats carry in the records (:func:`~hearts_env.benchmark.runner.played_spec`)."""
+    return played_spec(result["agent"], result.get("isolation", "seating"))
 
 
 def verify_run(path: str | Path, leaderboard: bool = False) -> dict[str, Any]:
@@ -107,9 +108,6 @@ def verify_run(path: str | Path, leaderboard: bool = False) -> dict[str, Any]:
         manifest = _load(path / "manifest.json")
         records = {name: list(read_records(path / f"{name}.jsonl")) for name in result.get("rungs", {})}
         _check_manifest(result, manifest)
-        md = path / "result.md"
-        if not md.exists() or md.read_text() != markdown(result) + "\n":
-            _fail(f"{md} is not the Markdown of {path / 'result.json'}")
     elif path.is_file():
         result = _load(path)
         packed = path.with_name(path.name.removesuffix(".json") + PACKED_SUFFIX)
@@ -119,6 +117,9 @@ def verify_run(path: str | Path, leaderboard: bool = False) -> dict[str, Any]:
     else:
         _fail(f"{path} is neither a run's folder nor a result.json")
     _check_result(result, records)
+    md = path / "result.md"
+    if path.is_dir() and (not md.exists() or md.read_text() != markdown(result) + "\n"):
+        _fail(f"{md} is not the Markdown of {path / 'result.json'}")
     if leaderboard:
         _check_leaderboard(result)
     return result

@@ -148,6 +148,10 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     env = environment(home)
     if cache is not None:
         args += ["--bind", cache, "/tmp/numba-cache"]
+    for word in command:  # the program's own files under /tmp (covered by the sandbox's empty /tmp) stay visible
+        path = word.partition("=")[2] if word.startswith("--path=") else word
+        if path.startswith("/tmp/") and os.path.exists(path):
+            args += ["--ro-bind", path, path]
     for path in sandbox.hidden:  # a path made later is made before any program that must not see it starts
         if Path(path).is_dir():
             args += ["--tmpfs", path]

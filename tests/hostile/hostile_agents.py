@@ -1,0 +1,160 @@
+"""Agents written by a submitter who wants a better number (tests/test_seat_attacks.py).
+
+Each plays exactly like ``heuristic`` unless its trick works; when it works, the agent plays its lowest
+legal card instead, so any success shows as a result different from honest ``heuristic``'s. The
+crashing ones end their seat in the ways the old in-process benchmark could not survive.
+"""
+
+from __future__ import annotations
+
+import gc
+import glob
+import inspect
+import os
+import sys
+import time
+from typing import Any
+
+from hearts_env.agents.basic import HeuristicAgent
+from hearts_env.cards import iter_cards
+
+
+class Hostile(HeuristicAgent):
+    """Heuristic, until :meth:`trick` returns True. The crashing ones hold back while the host warms them up
+    (seed 0) and in the benchmark's start-up check, so that they crash in the games."""
+
+    live = False
+
+    def reset(self, rules: Any, seat: int, seed: Any = None) -> None:
+        super().reset(rules, seat, seed)
+        self.live = seed not in (0, None)
+
+    def trick(self, view: Any) -> bool:
+        return False
+
+    def act(self, view: Any) -> int:
+        if self.trick(view):
+            return min(iter_cards(view.legal))
+        return super().act(view)
+
+
+class StackWalker(Hostile):
+    """Walks the call stack and the heap for the true deal: a ``Deal`` that dealt this seat its hand."""
+
+    def trick(self, view: Any) -> bool:
+        from hearts_env.engine import Deal
+
+        def true_deal(value: Any) -> bool:
+            return isinstance(value, Deal) and value.dealt[view.seat] == view.dealt
+
+        frame = inspect.currentframe()
+        while frame is not None:
+            if any(true_deal(v) for v in frame.f_locals.values()):
+                return True
+            frame = frame.f_back
+        return any(true_deal(o) for o in gc.get_objects())
+
+
+_HEURISTIC_ACT = HeuristicAgent.act
+
+
+class LadderPatcher(Hostile):
+    """Makes the ladder's agents play their highest card by patching their classes, and plays honestly."""
+
+    def act(self, view: Any) -> int:
+        from hearts_env.agents import basic
+
+        basic.HeuristicAgent.act = lambda self, v: max(iter_cards(v.legal))  # type: ignore[method-assign]
+        basic.GreedyAgent.act = lambda self, v: max(iter_cards(v.legal))  # type: ignore[method-assign]
+        return _HEURISTIC_ACT(self, view)
+
+
+class Snoop(Hostile):
+    """Looks for the run's records, manifest and held-out secret on disk and in /proc, and tries to
+    rewrite the package's code that later dealer processes import."""
+
+    def __init__(self, out: str = "") -> None:
+        super().__init__()
+        self.out = out
+
+    def trick(self, view: Any) -> bool:
+        found = False
+        for path in glob.glob(os.path.join(self.out, "*")) if self.out else []:
+            try:
+                with open(path, "rb") as f:
+                    found |= bool(f.read(1))
+            except OSError:
+                pass
+        for cmdline in glob.glob("/proc/[0-9]*/cmdline"):
+            try:
+                with open(cmdline, "rb") as f:
+                    text = f.read()
+                found |= b"holdout" in text
+            except OSError:
+                pass
+        found |= any("holdout" in a for a in sys.argv)
+        found |= any("holdout" in v or (self.out and self.out in v) for v in os.environ.values())
+        import hearts_env.arena.game as game
+
+        try:
+            with open(game.__file__, "a") as f:
+                f.write("\n")
+            found = True
+        except OSError:
+            pass
+        return found
+
+
+class ExitWhenLosing(Hostile):
+    """Leaves the process when it has taken points, hoping the game is played again."""
+
+    def act(self, view: Any) -> int:
+        if self.live and view.points_taken[view.seat] > 0:
+            os._exit(1)
+        return super().act(view)
+
+
+class RaisesSystemExit(Hostile):
+    def act(self, view: Any) -> int:
+        if self.live and view.plays:
+            raise SystemExit(0)
+        return super().act(view)
+
+
+class RaisesKeyboardInterrupt(Hostile):
+    def act(self, view: Any) -> int:
+        if self.live and view.plays:
+            raise KeyboardInterrupt
+        return super().act(view)
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message for you")
+
+
+class RaisesUnprintable(Hostile):
+    def act(self, view: Any) -> int:
+        if self.live and view.plays:
+            raise _Unprintable
+        return super().act(view)
+
+
+class Hangs(Hostile):
+    """Never returns its first move of the play (a move time limit must end it)."""
+
+    def act(self, view: Any) -> int:
+        if self.live and view.plays:
+            while True:
+                time.sleep(1)
+        return super().act(view)
+
+
+class Prints(Hostile):
+    """Prints garbage on stdout and stderr at every decision, and plays honestly."""
+
+    def act(self, view: Any) -> int:
+        print("{garbage", flush=True)
+        print('{"type": "card", "card": 0}', flush=True)
+        sys.stderr.write("noise\n")
+        return super().act(view)

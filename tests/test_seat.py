@@ -1,0 +1,164 @@
+"""The seat protocol end to end: views survive the wire, a program in another language plays the arena and
+the benchmark, a seat's failures are forfeits, and ``verify`` catches an edited result."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hearts_env import Deal, make_rules
+from hearts_env.arena import run_arena
+from hearts_env.benchmark import run_benchmark
+from hearts_env.benchmark.verify import VerificationFailed, pack_records, verify_run
+from hearts_env.seat.protocol import decode, encode, view_from_json, view_to_json
+from hearts_env.seat.sandbox import bwrap_works
+from hearts_env.views import SeatView
+
+ROOT = Path(__file__).resolve().parents[1]
+BOT = f"seat:node {ROOT / 'examples' / 'seat_bot.js'}"
+needs_sandbox = pytest.mark.skipif(not bwrap_works(), reason="the sandbox needs bubblewrap (make test installs it)")
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="the example bot runs on Node.js")
+
+
+@pytest.mark.parametrize("rules, direction", [("standard", "left"), ("standard", "across"), ("dutch", "hold")])
+def test_a_view_survives_the_wire_field_for_field(rules, direction):
+    deal = Deal.random(make_rules(rules), seed=5, pass_direction=direction)
+    while True:
+        for seat in range(4):
+            view = SeatView.of(deal, seat)
+            back = view_from_json(decode(encode({"type": "act", "view": view_to_json(view)}).rstrip())["view"],
+                                  view.rules)
+            for name in SeatView.__slots__:
+                assert getattr(back, name) == getattr(view, name), name
+        if deal.is_over:
+            break
+        deal.apply(deal.legal_cards()[-1])
+
+
+def test_a_view_holds_only_what_the_seat_may_know():
+    deal = Deal.random(make_rules("standard"), seed=2, pass_direction="left")
+    for _ in range(20):
+        deal.apply(deal.legal_cards()[0])
+    sent = view_to_json(SeatView.of(deal, deal.current))
+    hidden = set().union(*(set(_cards(deal.hands[s])) for s in range(4) if s != deal.current))
+    hidden -= set(_cards(deal.dealt[deal.current]))  # cards it passed are known to it
+    for name, value in sent.items():
+        flat = set(_flatten(value)) if name not in ("voids", "tricks_won", "game_scores", "trick_winners") else set()
+        if name in ("hand", "dealt", "passed", "received", "legal", "played_by", "taken", "trick", "plays"):
+            assert not flat & hidden, name
+
+
+def _cards(mask):
+    return [c for c in range(52) if mask >> c & 1]
+
+
+def _flatten(value):
+    if isinstance(value, list):
+        for v in value:
+            yield from _flatten(v)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        yield value
+
+
+@needs_sandbox
+@needs_node
+def test_a_javascript_bot_plays_a_whole_arena(tmp_path):
+    records = run_arena([BOT, "heuristic"], deals=4, jobs=2, out=tmp_path / "games.jsonl")
+    assert len(records) == 4 * 14 and not [r for r in records if r["error"]]
+    resumed = run_arena([BOT, "heuristic"], deals=4, jobs=2, out=tmp_path / "games.jsonl", resume=True)
+    assert [r["points"] for r in resumed] == [r["points"] for r in records]
+
+
+@needs_sandbox
+@needs_node
+def test_a_javascript_bot_takes_the_benchmark_and_its_result_verifies(tmp_path):
+    result = run_benchmark(BOT, tier="smoke", out=tmp_path / "run", jobs=2)
+    assert result["agent"] == BOT and not any(r["errors"] for r in result["rungs"].values())
+    verify_run(tmp_path / "run", leaderboard=True)
+
+
+@pytest.fixture(scope="module")
+def smoke_run(tmp_path_factory):
+    if not bwrap_works():
+        pytest.skip("the sandbox needs bubblewrap")
+    folder = tmp_path_factory.mktemp("smoke") / "run"
+    run_benchmark("greedy", tier="smoke", rungs=["random", "greedy"], out=folder, jobs=1, agent_secret=7)
+    return folder
+
+
+def _copy(folder, tmp_path):
+    copy = tmp_path / "run"
+    shutil.copytree(folder, copy)
+    return copy
+
+
+def _edit_json(path, change):
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def test_verify_passes_a_run_and_its_packed_row(smoke_run, tmp_path):
+    result = verify_run(smoke_run)
+    from hearts_env.arena import read_records
+
+    records = {name: list(read_records(smoke_run / f"{name}.jsonl")) for name in result["rungs"]}
+    (tmp_path / "greedy.json").write_text(json.dumps(result))
+    (tmp_path / "greedy.records.xz").write_bytes(pack_records(result, records))
+    assert verify_run(tmp_path / "greedy.json") == result
+
+
+def test_verify_catches_a_shifted_margin_with_its_headline_recomputed(smoke_run, tmp_path):
+    from hearts_env.benchmark.stats import headline
+
+    run = _copy(smoke_run, tmp_path)
+
+    def shift(result):
+        result["rungs"]["random"]["per_deal_margin"] = [m + 1 for m in result["rungs"]["random"]["per_deal_margin"]]
+        result["headline"] = {"name": "ladder margin", **headline(result["rungs"])}
+
+    _edit_json(run / "result.json", shift)
+    with pytest.raises(VerificationFailed, match="per_deal_margin"):
+        verify_run(run)
+
+
+def test_verify_catches_points_moved_between_seats(smoke_run, tmp_path):
+    run = _copy(smoke_run, tmp_path)
+    lines = (run / "random.jsonl").read_text().splitlines()
+    record = json.loads(lines[0])
+    record["points"] = [record["points"][0] - 1, record["points"][1] + 1, *record["points"][2:]]
+    record["deals"][0]["points"] = list(record["points"])
+    (run / "random.jsonl").write_text("\n".join([json.dumps(record), *lines[1:]]) + "\n")
+    with pytest.raises(VerificationFailed, match="replayed"):
+        verify_run(run)
+
+
+def test_verify_catches_a_deleted_game_and_a_result_without_records(smoke_run, tmp_path):
+    run = _copy(smoke_run, tmp_path)
+    lines = (run / "greedy.jsonl").read_text().splitlines()
+    (run / "greedy.jsonl").write_text("\n".join(lines[1:]) + "\n")
+    with pytest.raises(VerificationFailed, match="missing"):
+        verify_run(run)
+    with pytest.raises(VerificationFailed, match="no records beside it"):
+        verify_run(run / "result.json")
+
+
+def test_an_edited_record_is_refused_on_resume(smoke_run, tmp_path):
+    run = _copy(smoke_run, tmp_path)
+    lines = (run / "random.jsonl").read_text().splitlines()
+    record = json.loads(lines[3])
+    record["points"] = [0, 0, 0, sum(record["points"])]
+    (run / "random.jsonl").write_text("\n".join([*lines[:3], json.dumps(record), *lines[4:]]) + "\n")
+    (run / "result.json").unlink()
+    with pytest.raises(ValueError, match="does not replay"):
+        run_benchmark("greedy", tier="smoke", rungs=["random", "greedy"], out=run, resume=True, jobs=1)
+
+
+def test_verify_names_a_result_md_that_is_not_the_results(smoke_run, tmp_path):
+    run = _copy(smoke_run, tmp_path)
+    (run / "result.md").write_text((run / "result.md").read_text().replace("+", "-"))
+    with pytest.raises(VerificationFailed, match="result.md"):
+        verify_run(run)

@@ -1,0 +1,114 @@
+"""hearts-bench against a hostile submission: each attack is an agent (tests/hostile/hostile_agents.py)
+that plays like ``heuristic`` unless its trick works. Under the seat protocol the agent plays from a
+sandboxed program of its own, so every trick must fail: the run's figures equal honest ``heuristic``'s
+with the same agent secret, or the agent's errors are charged as forfeits and the run goes on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hearts_env.benchmark import run_benchmark
+from hearts_env.benchmark.verify import VerificationFailed, verify_run
+from hearts_env.seat.sandbox import bwrap_works
+
+HOSTILE = Path(__file__).parent / "hostile"
+SECRET = 12345
+RUNGS = ["greedy", "heuristic"]
+
+pytestmark = pytest.mark.skipif(not bwrap_works(), reason="the sandbox needs bubblewrap (make test installs it)")
+
+
+def _run(spec: str, out: Path, **kwargs):
+    return run_benchmark(spec, tier="smoke", rungs=RUNGS, out=out, jobs=1, agent_secret=SECRET, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def honest(tmp_path_factory):
+    return _run("heuristic", tmp_path_factory.mktemp("honest") / "run")
+
+
+@pytest.fixture(autouse=True)
+def _agents_folder(monkeypatch):
+    monkeypatch.chdir(HOSTILE)  # the host imports agent modules from the folder the command runs in
+    monkeypatch.syspath_prepend(str(HOSTILE))  # and so does this process, for the runs without a seat
+
+
+def _margins(result):
+    return {name: r["per_deal_margin"] for name, r in result["rungs"].items()}
+
+
+@pytest.mark.parametrize("agent", ["StackWalker", "LadderPatcher"])
+def test_a_trick_on_the_dealers_memory_gains_nothing(agent, honest, tmp_path):
+    result = _run(f"hostile_agents:{agent}", tmp_path / "run")
+    assert _margins(result) == _margins(honest)
+    assert all(not r["errors"] for r in result["rungs"].values())
+    verify_run(tmp_path / "run", leaderboard=True)
+
+
+def test_the_runs_files_the_holdout_secret_and_the_package_are_out_of_reach(honest, tmp_path):
+    out = tmp_path / "run"
+    result = _run(f"hostile_agents:Snoop(out={str(out)!r})", out)
+    assert _margins(result) == _margins(honest)
+
+
+def test_the_snoop_sees_the_folder_when_the_sandbox_is_off(tmp_path):
+    """The attack itself works without the sandbox (so the test above tests the sandbox, not a dud)."""
+    out = tmp_path / "run"
+    result = _run(f"hostile_agents:Snoop(out={str(out)!r})", out, isolation="none")
+    assert result["headline"]["mean"] != pytest.approx(0.0)
+    with pytest.raises(VerificationFailed, match="leaderboard row needs the agent in its own sandboxed program"):
+        verify_run(out, leaderboard=True)
+
+
+def test_the_ladder_patcher_wins_in_process_and_gains_nothing_seated(honest, tmp_path, monkeypatch):
+    """In the dealer's process (isolation none) patching the ladder raises the margin; seated it cannot."""
+    from hearts_env.agents import basic
+
+    for cls in (basic.HeuristicAgent, basic.GreedyAgent):  # put back what the attack patches in this process
+        monkeypatch.setattr(cls, "act", cls.act)
+    patched = _run("hostile_agents:LadderPatcher", tmp_path / "inproc", isolation="none")
+    assert patched["headline"]["mean"] > honest["headline"]["mean"] + 1
+
+
+@pytest.mark.parametrize("agent, kind", [("RaisesSystemExit", "exception"), ("RaisesKeyboardInterrupt", "exception"),
+                                         ("RaisesUnprintable", "exception"), ("ExitWhenLosing", "crash")])
+def test_any_way_out_of_a_move_is_a_recorded_forfeit_and_the_run_goes_on(agent, kind, honest, tmp_path):
+    result = _run(f"hostile_agents:{agent}", tmp_path / "run")
+    errors = {k: n for r in result["rungs"].values() for k, n in r["errors"].items()}
+    assert set(errors) == {kind} and sum(errors.values()) > 0
+    assert result["headline"]["mean"] < honest["headline"]["mean"]  # erring never pays
+    assert [s["status"] for s in result["sittings"]] == ["finished"]
+    verify_run(tmp_path / "run")  # the forfeits are in the records, and the records replay
+
+
+def test_a_move_that_never_returns_is_killed_at_the_time_limit(tmp_path):
+    result = run_benchmark("hostile_agents:Hangs", tier="smoke", rungs=["greedy"], out=tmp_path / "run", jobs=1,
+                           agent_secret=SECRET, move_time_limit=0.5)
+    errors = result["rungs"]["greedy"]["errors"]
+    assert errors == {"timeout": 32}  # every game: the program is restarted for the next one
+    verify_run(tmp_path / "run")
+
+
+def test_what_the_agent_prints_does_not_reach_the_json_output(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "hearts_env.cli", "benchmark", "hostile_agents:Prints", "--tier",
+                          "smoke", "--opponents", "greedy", "--jobs", "1", "--json", "--out", str(tmp_path / "run"),
+                          "--agent-secret", str(SECRET)], capture_output=True, text=True, cwd=HOSTILE, timeout=600)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert not result["rungs"]["greedy"]["errors"]
+
+
+def test_the_agents_seeds_do_not_reveal_the_deal():
+    """The seed a program receives is a digest with the run's secret: the same game under two secrets gets
+    unrelated seeds, and the arena's seed list (which holds the deal index) is not sent."""
+    from hearts_env.seat import seat_seed
+
+    game = [1681062731, 17, 2, 0, 1]
+    assert seat_seed(game, 1) != seat_seed(game, 2)
+    assert seat_seed(game, 1) != seat_seed([1681062731, 18, 2, 0, 1], 1)
+    assert 0 <= seat_seed(game, 1) < 2**64
