@@ -160,5 +160,5 @@ def test_an_edited_record_is_refused_on_resume(smoke_run, tmp_path):
 def test_verify_names_a_result_md_that_is_not_the_results(smoke_run, tmp_path):
     run = _copy(smoke_run, tmp_path)
     (run / "result.md").write_text((run / "result.md").read_text().replace("+", "-"))
-    with pytest.raises(VerificationFailed, match="result.md"):
+    with pytest.raises(VerificationFailed, match=r"result\.md"):
         verify_run(run)

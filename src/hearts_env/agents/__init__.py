@@ -157,8 +157,9 @@ SEATED = ("seat:", "hosted:")
 
 def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None = None) -> SeatAgent:
     """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
-    (docs/seat-protocol.md; words of the command that name files here are made absolute paths); ``hosted:SPEC`` runs agent ``SPEC`` behind the host program
-    (:mod:`hearts_env.agents.host`), importing agent modules from the working folder too."""
+    (docs/seat-protocol.md; words of the command that name files here are made absolute paths);
+    ``hosted:SPEC`` runs agent ``SPEC`` behind the host program (:mod:`hearts_env.agents.host`),
+    importing agent modules from the working folder too."""
     if spec.startswith("seat:"):
         command = spec[len("seat:"):].strip()
         if not command:
