@@ -567,10 +567,41 @@ def arena_games(capped: bool, spec: str = "ppo", deals: int = 100, jobs: int = 2
     return run
 
 
+def seat_round_trips(spec: str = "heuristic", decisions: int = 600) -> None:
+    """The seat protocol's cost: the median time of one decision of ``spec`` through a seated program
+    (``hosted:SPEC`` under the bwrap sandbox: view to JSON, pipe, host, agent, card back) against the same
+    decision called in-process, on the same views, alternating the two."""
+    import statistics
+
+    from hearts_env.agents import make_agent, seated_agent
+
+    rules = make_rules("standard(game=deal)")
+    views = []
+    for seed in range(40):
+        deal = Deal.random(rules, seed=seed, pass_direction=("left", "right", "across", "hold")[seed % 4])
+        while not deal.is_over:
+            views.append(SeatView.of(deal, deal.current))
+            deal.apply(deal.legal_cards()[0])
+    here, seated = make_agent(spec), seated_agent(f"hosted:{spec}")
+    times: dict[str, list[float]] = {"here": [], "seated": []}
+    try:
+        for view in views[:decisions]:
+            for name, agent in (("here", here), ("seated", seated)):
+                agent.reset(rules, view.seat, seed=[0, view.seat])
+                t0 = time.perf_counter()
+                agent.act(view)
+                times[name].append(time.perf_counter() - t0)
+    finally:
+        seated.close()
+    a, b = statistics.median(times["seated"]), statistics.median(times["here"])
+    print(f"{'seat protocol: ' + spec + ' decision, median (ms)':<44} {1000 * a:>12.3f} ms   "
+          f"{'the same call in-process':<30} {1000 * b:>10.3f} ms   ratio {a / b:5.1f}x (+{1000 * (a - b):.3f} ms)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "arena", "train"],
+    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "arena", "seat", "train"],
                         help="run one group only (train: PPO steps/s, needs the train extra)")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
@@ -625,6 +656,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.only in (None, "arena"):
         compare("arena, ppo vs greedy, --jobs 2 (games/s)", arena_games(True), arena_games(False), "/s",
                 "threads not capped (a thread per core each)", args.seconds * 2, rounds=2)
+    if args.only in (None, "seat"):
+        from hearts_env.seat.sandbox import bwrap_works
+
+        if bwrap_works():
+            seat_round_trips("heuristic")
+            seat_round_trips("apprentice")
     if args.only in (None, "train"):
         compare("apprentice PPO (CleanRL-style), 64 tables", apprentice_ppo_training(True),
                 apprentice_ppo_training(False), "/s", "MaskablePPO, SB3VecEnv, same net", args.seconds * 4, rounds=2)

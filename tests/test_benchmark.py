@@ -195,7 +195,8 @@ def smoke_run(tmp_path_factory):
 def test_a_run_reports_every_figure_and_writes_its_files(smoke_run):
     out, result = smoke_run
     assert sorted(p.name for p in out.iterdir()) == ["greedy.jsonl", "ladder.png", "manifest.json", "random.jsonl",
-                                                      "result.json", "result.md"]
+                                                      "result.json", "result.md", "sittings.jsonl"]
+    assert out.stat().st_mode & 0o777 == 0o700  # the run's folder: the dealer's alone
     assert json.loads((out / "result.json").read_text()) == result
     for name, rung in result["rungs"].items():
         assert rung["deals"] == 8 and rung["seat_games"] == 32 and len(rung["per_deal_margin"]) == 8
@@ -226,10 +227,10 @@ def test_resume_continues_and_refuses_another_run(smoke_run, tmp_path):
             lines = f.read_text().splitlines(keepends=True)
             (copy / f.name).write_text("".join(lines[:-5] if f.suffix == ".jsonl" else lines))
     with pytest.raises(FileExistsError, match="resume"):
-        run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=copy, **FAST)
+        run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=copy, jobs=1)
     with pytest.raises(ValueError, match="tier: 'smoke' there, 'quick' now"):
-        run_benchmark("heuristic", tier="quick", rungs=["random", "greedy"], out=copy, resume=True, **FAST)
-    resumed = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=copy, resume=True, **FAST)
+        run_benchmark("heuristic", tier="quick", rungs=["random", "greedy"], out=copy, resume=True, jobs=1)
+    resumed = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=copy, resume=True, jobs=1)
     for name in result["rungs"]:
         without_time = {k: v for k, v in result["rungs"][name].items() if "second" not in k and "slowest" not in k}
         assert {k: resumed["rungs"][name][k] for k in without_time} == without_time

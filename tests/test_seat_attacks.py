@@ -112,3 +112,33 @@ def test_the_agents_seeds_do_not_reveal_the_deal():
     assert seat_seed(game, 1) != seat_seed(game, 2)
     assert seat_seed(game, 1) != seat_seed([1681062731, 18, 2, 0, 1], 1)
     assert 0 <= seat_seed(game, 1) < 2**64
+
+
+def test_a_sitting_that_died_shows_in_the_result_and_bars_a_leaderboard_row(tmp_path):
+    """Crash-and-resume selection: leaving a run when it goes badly and resuming it leaves a trace."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "hearts_env.cli", "benchmark", "hostile_agents:Slow", "--tier", "smoke",
+               "--opponents", "greedy", "--jobs", "1", "--out", str(out), "--agent-secret", str(SECRET)]
+    first = subprocess.Popen(command, cwd=HOSTILE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not ((out / "greedy.jsonl").exists() and (out / "greedy.jsonl").read_text().count("\n") >= 2):
+            assert first.poll() is None and time.monotonic() < deadline, "the first sitting ended on its own"
+            time.sleep(0.1)
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    second = subprocess.run([*command, "--resume", "--json"], cwd=HOSTILE, capture_output=True, text=True,
+                            timeout=600)
+    assert second.returncode == 0, second.stderr
+    result = json.loads(second.stdout)
+    assert [s["status"] for s in result["sittings"]] == ["died with its dealer", "finished"]
+    assert result["sittings"][1]["played_before"]["greedy"] >= 2
+    verify_run(out)  # coherent: every game once
+    with pytest.raises(VerificationFailed, match="died with the dealer"):
+        verify_run(out, leaderboard=True)

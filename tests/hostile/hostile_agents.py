@@ -158,3 +158,11 @@ class Prints(Hostile):
         print('{"type": "card", "card": 0}', flush=True)
         sys.stderr.write("noise\n")
         return super().act(view)
+
+
+class Slow(Hostile):
+    """Honest, and slow enough (20 ms a decision) for a test to stop its run halfway."""
+
+    def act(self, view: Any) -> int:
+        time.sleep(0.02)
+        return super().act(view)

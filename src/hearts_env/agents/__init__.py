@@ -26,6 +26,7 @@ Agents are built from spec strings by :func:`make_agent`:
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import os
 import re
@@ -165,11 +166,21 @@ def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None =
         if not command:
             raise AgentError("agent spec 'seat:' needs the command of a program, e.g. 'seat:node bot.js'")
         words = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w for w in shlex.split(command)]
-        return SeatAgent(words, sandbox=sandbox, secret=secret)  # the program runs in an empty folder of its own
+        files = tuple(w for w in words if os.path.isabs(w) and os.path.exists(w))
+        return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret)  # it runs in an empty folder
     inner = spec[len("hosted:"):].strip()
     if not inner or inner.startswith(SEATED):
         raise AgentError(f"agent spec {spec!r}: 'hosted:' takes the spec of a Python agent, e.g. 'hosted:heuristic'")
-    return SeatAgent(host_command(inner, paths=[os.getcwd()]), sandbox=sandbox, secret=secret)
+    files = (os.getcwd(),)
+    if inner.startswith("sb3:"):  # the model file, as the host will resolve it
+        files += (os.path.abspath(inner[len("sb3:"):].split("(")[0].strip()),)
+    return SeatAgent(host_command(inner, paths=[os.getcwd()]), sandbox=_showing(sandbox, files), secret=secret)
+
+
+def _showing(sandbox: Sandbox | None, files: tuple[str, ...]) -> Sandbox:
+    """``sandbox`` with ``files`` (the agent's own) kept visible in it."""
+    base = sandbox or Sandbox()
+    return dataclasses.replace(base, visible=(*base.visible, *files))
 
 
 _loaded = False

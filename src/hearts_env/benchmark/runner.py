@@ -220,6 +220,7 @@ def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any], agent_
         kept = previous.pop("agent_secret", None)
         if agent_secret is not None and kept is not None and kept != agent_secret:
             raise ValueError(f"{folder} was played with another agent secret; resume it without --agent-secret")
+        if previous != manifest:
             differ = ", ".join(f"{k}: {previous.get(k)!r} there, {manifest.get(k)!r} now"
                                for k in [*manifest, *(k for k in previous if k not in manifest)]
                                if previous.get(k) != manifest.get(k))

@@ -48,6 +48,8 @@ class Sandbox:
     """CPU time one seat process may use in its life (``RLIMIT_CPU``; it plays at most 200 deals)."""
     hidden: tuple[str, ...] = ()
     """Paths the program must not see (the run's output folder or results file)."""
+    visible: tuple[str, ...] = ()
+    """Paths the program reads that the sandbox would cover (its own files under ``/tmp``): shown read-only."""
     log: str | None = None
     """A file the program's stderr is appended to (for debugging an agent); by default it is discarded."""
 
@@ -148,9 +150,8 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     env = environment(home)
     if cache is not None:
         args += ["--bind", cache, "/tmp/numba-cache"]
-    for word in command:  # the program's own files under /tmp (covered by the sandbox's empty /tmp) stay visible
-        path = word.partition("=")[2] if word.startswith("--path=") else word
-        if path.startswith("/tmp/") and os.path.exists(path):
+    for path in sandbox.visible:  # the program's own files under /tmp (covered by the sandbox's empty /tmp)
+        if os.path.realpath(path).startswith("/tmp/") and os.path.exists(path):
             args += ["--ro-bind", path, path]
     for path in sandbox.hidden:  # a path made later is made before any program that must not see it starts
         if Path(path).is_dir():
