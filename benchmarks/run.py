@@ -598,11 +598,32 @@ def seat_round_trips(spec: str = "heuristic", decisions: int = 600) -> None:
           f"{'the same call in-process':<30} {1000 * b:>10.3f} ms   ratio {a / b:5.1f}x (+{1000 * (a - b):.3f} ms)")
 
 
+def dealer_wall_time(spec: str = "heuristic", tier: str = "quick", jobs: int = 2) -> None:
+    """Wall time of one whole benchmark run of ``spec`` with the agent seated in its sandboxed program
+    (``--isolation process``, the default) against the agent inside the dealer's workers (``seating``, the
+    benchmark before the seat protocol), one after the other in this process (minutes: ``--only dealer``)."""
+    import tempfile
+
+    from hearts_env.benchmark import run_benchmark
+
+    seconds = {}
+    for isolation in ("seating", "process"):
+        with tempfile.TemporaryDirectory() as folder:
+            t0 = time.perf_counter()
+            run_benchmark(spec, tier=tier, out=f"{folder}/run", jobs=jobs, isolation=isolation, agent_secret=1)
+            seconds[isolation] = time.perf_counter() - t0
+    a, b = seconds["process"], seconds["seating"]
+    print(f"{f'benchmark {spec} --tier {tier} --jobs {jobs}, seated (s)':<44} {a:>12.1f} s    "
+          f"{'agent in the workers (seating)':<30} {b:>10.1f} s    ratio {a / b:5.2f}x")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "arena", "seat", "train"],
-                        help="run one group only (train: PPO steps/s, needs the train extra)")
+    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "arena", "seat", "dealer",
+                                               "train"],
+                        help="run one group only (train: PPO steps/s, needs the train extra; dealer: a quick-tier "
+                             "benchmark run seated and not, minutes)")
     args = parser.parse_args(argv)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
     if args.only in (None, "engine"):
@@ -662,6 +683,8 @@ def main(argv: list[str] | None = None) -> None:
         if bwrap_works():
             seat_round_trips("heuristic")
             seat_round_trips("apprentice")
+    if args.only == "dealer":  # two whole benchmark runs: minutes, only on request
+        dealer_wall_time()
     if args.only in (None, "train"):
         compare("apprentice PPO (CleanRL-style), 64 tables", apprentice_ppo_training(True),
                 apprentice_ppo_training(False), "/s", "MaskablePPO, SB3VecEnv, same net", args.seconds * 4, rounds=2)

@@ -17,6 +17,7 @@ from hearts_env.agents import agent_names
 from hearts_env.benchmark import compare, get_suite, leaderboard_row
 from hearts_env.benchmark.stats import headline, paired
 from hearts_env.benchmark.suite import holdout_seeds
+from hearts_env.benchmark.verify import PACKED_SUFFIX, verify_run
 
 DOCS = Path(__file__).parents[1] / "docs"
 LEADERBOARD = DOCS / "leaderboard"
@@ -122,6 +123,16 @@ def test_every_bundled_agent_has_a_quick_and_a_full_row():
     assert _agents("full") == standard
     for tier in ("quick", "full"):
         assert {spec.split("(")[0] for spec in _agents(tier, "dutch")} >= DUTCH_ONLY
+
+
+SHIPPED = sorted(path for path in RESULTS if path.with_name(path.stem + PACKED_SUFFIX).exists())
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_each_row_measured_under_the_dealer_verifies_from_its_records(path):
+    """``hearts-env benchmark verify ROW --leaderboard``: the agent seated in its sandboxed program, every game
+    re-dealt and replayed from the shipped records, every figure recomputed from them."""
+    verify_run(path, leaderboard=True)
 
 
 def test_two_published_results_pair_deal_for_deal():

@@ -156,7 +156,8 @@ SEATED = ("seat:", "hosted:")
 """Spec prefixes of agents that play from a process of their own through the seat protocol."""
 
 
-def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None = None) -> SeatAgent:
+def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None = None,
+                 cache: str | None = None) -> SeatAgent:
     """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
     (docs/seat-protocol.md; words of the command that name files here are made absolute paths);
     ``hosted:SPEC`` runs agent ``SPEC`` behind the host program (:mod:`hearts_env.agents.host`),
@@ -167,14 +168,15 @@ def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None =
             raise AgentError("agent spec 'seat:' needs the command of a program, e.g. 'seat:node bot.js'")
         words = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w for w in shlex.split(command)]
         files = tuple(w for w in words if os.path.isabs(w) and os.path.exists(w))
-        return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret)  # it runs in an empty folder
+        return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret, cache=cache)  # in an empty folder
     inner = spec[len("hosted:"):].strip()
     if not inner or inner.startswith(SEATED):
         raise AgentError(f"agent spec {spec!r}: 'hosted:' takes the spec of a Python agent, e.g. 'hosted:heuristic'")
     files = (os.getcwd(),)
     if inner.startswith("sb3:"):  # the model file, as the host will resolve it
         files += (os.path.abspath(inner[len("sb3:"):].split("(")[0].strip()),)
-    return SeatAgent(host_command(inner, paths=[os.getcwd()]), sandbox=_showing(sandbox, files), secret=secret)
+    return SeatAgent(host_command(inner, paths=[os.getcwd()]), sandbox=_showing(sandbox, files), secret=secret,
+                     cache=cache)
 
 
 def _showing(sandbox: Sandbox | None, files: tuple[str, ...]) -> Sandbox:

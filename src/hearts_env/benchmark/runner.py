@@ -8,6 +8,7 @@ import json
 import os
 import platform
 import secrets
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -33,7 +34,7 @@ from hearts_env.benchmark.suite import (
     holdout_seeds,
 )
 from hearts_env.seat import Sandbox, SeatError
-from hearts_env.seat.sandbox import describe_limits
+from hearts_env.seat.sandbox import describe_limits, private_folder
 
 CHECK_AGENT = "greedy"
 """The deterministic agent of the even check (it draws no random numbers)."""
@@ -108,7 +109,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         manifest["holdout"] = holdout
     folder = _prepare(folder_path, resume, manifest, agent_secret)
     secret = _agent_secret(folder, agent_secret)
-    seats = replace(seats, secret=secret)
+    cache = private_folder("hearts-bench-seat-cache-")  # the agent's compiled kernels, shared by its programs
+    seats = replace(seats, secret=secret, cache=cache)
     sitting = Sittings(folder)
     seed, agent_seed = (the_suite.seed(preset), None) if holdout is None else holdout_seeds(holdout)
     published = the_suite.fingerprints.get((preset, tier)) if holdout is None else None
@@ -144,6 +146,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     except BaseException as e:
         sitting.end(f"stopped: {type(e).__name__}: {e}"[:500])
         raise
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     sitting.end("finished")
     result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
               "format": format, "format_meaning": FORMATS[format], "agent": spec, "agent_weights": weights,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import lzma
+import math
 from pathlib import Path
 from typing import Any
 
@@ -201,12 +202,25 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
             _fail(f"rung {name}: the records are not the tier's games (missing {missing}, extra {extra})")
         figures = {"spec": rung["spec"], **rung_figures(games, deals)}
         for figure, value in figures.items():
-            if rung.get(figure) != value:
+            if not _same(rung.get(figure), value):
                 _fail(f"rung {name}: {figure} is {rung.get(figure)!r:.80} in the result, {value!r:.80} from the "
                       f"records")
     expected_headline = {"name": "ladder margin", **headline(result["rungs"])}
-    if result["headline"] != expected_headline:
+    if not _same(result["headline"], expected_headline):
         _fail(f"the headline {result['headline']!r:.80} is not the rungs' {expected_headline!r:.80}")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, floats up to rounding (another NumPy or SciPy may round a bootstrap quantile or a p-value's last
+    digits differently; a figure anybody edited differs by far more)."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, int | float) and isinstance(b, int | float) and math.isclose(a, b, rel_tol=1e-9,
+                                                                                         abs_tol=1e-12)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
 
 
 def _check_leaderboard(result: dict[str, Any]) -> None:

@@ -58,12 +58,14 @@ class SeatAgent:
 
     ``command``: the program and its arguments (a list, or one string split as a shell would). Every
     program it starts runs under ``sandbox``; ``secret`` goes into every seed it is sent
-    (:func:`seat_seed`)."""
+    (:func:`seat_seed`). ``cache``: a folder its programs may write and keep between starts (compiled
+    kernels), the program's alone; by default one of its own, removed with it."""
 
     name = "seat"
     weights_file = None
 
-    def __init__(self, command: str | Sequence[str], sandbox: Sandbox | None = None, secret: int | None = None):
+    def __init__(self, command: str | Sequence[str], sandbox: Sandbox | None = None, secret: int | None = None,
+                 cache: str | None = None):
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.command:
             raise ValueError("a seat needs a command to run")
@@ -73,7 +75,8 @@ class SeatAgent:
         self.info: dict[str, Any] | None = None
         self._launched: Launched | None = None
         self._buffer = b""
-        self._cache: str | None = None
+        self._cache = cache
+        self._own_cache = cache is None
         self._rules: Rules | None = None
 
     # The agent protocol --------------------------------------------------------------------------
@@ -101,6 +104,7 @@ class SeatAgent:
             return self.info or {}
         if self._cache is None:
             self._cache = private_folder("hearts-seat-cache-")
+            self._own_cache = True
         try:
             self._launched = launch(self.command, self.sandbox, self._cache)
         except OSError as e:
@@ -132,7 +136,7 @@ class SeatAgent:
     def __del__(self) -> None:
         try:
             self.close()
-            if self._cache is not None:
+            if self._cache is not None and self._own_cache:
                 import shutil
 
                 shutil.rmtree(self._cache, ignore_errors=True)
