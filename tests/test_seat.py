@@ -162,3 +162,18 @@ def test_verify_names_a_result_md_that_is_not_the_results(smoke_run, tmp_path):
     (run / "result.md").write_text((run / "result.md").read_text().replace("+", "-"))
     with pytest.raises(VerificationFailed, match=r"result\.md"):
         verify_run(run)
+
+
+def test_arena_resume_replays_what_it_resumes_from(tmp_path):
+    out = tmp_path / "games.jsonl"
+    run_arena(["heuristic", "greedy"], deals=2, jobs=1, isolation="none", out=out)
+    lines = out.read_text().splitlines()
+    k = next(i for i, line in enumerate(lines) if len(set(json.loads(line)["points"])) > 1)
+    record = json.loads(lines[k])
+    record["points"] = sorted(record["points"])  # the sum is kept, the seats' points moved
+    record["deals"][0]["points"] = list(record["points"])
+    assert record["points"] != json.loads(lines[k])["points"]
+    lines[k] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match="does not replay"):
+        run_arena(["heuristic", "greedy"], deals=4, jobs=1, isolation="none", out=out, resume=True)

@@ -23,8 +23,8 @@ RUNGS = ["greedy", "heuristic"]
 pytestmark = pytest.mark.skipif(not bwrap_works(), reason="the sandbox needs bubblewrap (make test installs it)")
 
 
-def _run(spec: str, out: Path, **kwargs):
-    return run_benchmark(spec, tier="smoke", rungs=RUNGS, out=out, jobs=1, agent_secret=SECRET, **kwargs)
+def _run(spec: str, out: Path, rungs=RUNGS, **kwargs):
+    return run_benchmark(spec, tier="smoke", rungs=rungs, out=out, jobs=1, agent_secret=SECRET, **kwargs)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def _margins(result):
     return {name: r["per_deal_margin"] for name, r in result["rungs"].items()}
 
 
-@pytest.mark.parametrize("agent", ["StackWalker", "LadderPatcher"])
+@pytest.mark.parametrize("agent", ["StackWalker", "LadderPatcher", "FigurePatcher", "SearchWeakener"])
 def test_a_trick_on_the_dealers_memory_gains_nothing(agent, honest, tmp_path):
     result = _run(f"hostile_agents:{agent}", tmp_path / "run")
     assert _margins(result) == _margins(honest)
@@ -50,10 +50,34 @@ def test_a_trick_on_the_dealers_memory_gains_nothing(agent, honest, tmp_path):
     verify_run(tmp_path / "run", leaderboard=True)
 
 
+def test_rigged_rule_data_changes_only_the_riggers_own_play(honest, tmp_path):
+    """The rigger rewrites the rules presets in its process: its own agent then misjudges hearts, but the
+    dealer deals and scores by its own rules, so every game replays and the rigger gains nothing."""
+    result = _run("hostile_agents:RulesRigger", tmp_path / "run")
+    assert result["headline"]["mean"] <= honest["headline"]["mean"]
+    verify_run(tmp_path / "run", leaderboard=True)
+
+
 def test_the_runs_files_the_holdout_secret_and_the_package_are_out_of_reach(honest, tmp_path):
     out = tmp_path / "run"
     result = _run(f"hostile_agents:Snoop(out={str(out)!r})", out)
     assert _margins(result) == _margins(honest)
+
+
+def test_a_held_out_run_cannot_be_recognised_from_inside(tmp_path):
+    """The Snoop plays its lowest cards if it finds 'holdout' in its argv, environment or any process it
+    can see: on held-out deals it plays exactly as honest heuristic does there."""
+    secret = 987654321
+    honest = _run("heuristic", tmp_path / "honest", holdout=secret)
+    snoop = _run("hostile_agents:Snoop", tmp_path / "snoop", holdout=secret)
+    assert _margins(snoop) == _margins(honest)
+
+
+def test_weakening_the_search_opponent_gains_nothing(tmp_path):
+    """``pimc``'s budget lives in the dealer: the agent's process has no ``pimc`` object to weaken."""
+    honest = _run("heuristic", tmp_path / "honest", rungs=["pimc"])
+    weakener = _run("hostile_agents:SearchWeakener", tmp_path / "weak", rungs=["pimc"])
+    assert _margins(weakener) == _margins(honest)
 
 
 def test_the_snoop_sees_the_folder_when_the_sandbox_is_off(tmp_path):

@@ -166,3 +166,43 @@ class Slow(Hostile):
     def act(self, view: Any) -> int:
         time.sleep(0.02)
         return super().act(view)
+
+
+class FigurePatcher(Hostile):
+    """From its constructor, rewrites the figures the harness computes: every margin +5, every interval with it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from hearts_env.benchmark import stats
+
+        honest = stats.paired
+        stats.paired = lambda differences: honest([d + 5 for d in differences])  # type: ignore[assignment]
+
+
+class RulesRigger(Hostile):
+    """Rigs the rule data the dealing and scoring code read (the presets every rules spec starts from): the
+    moon off and hearts worth nothing, where the old in-process benchmark would have dealt later deals by it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from hearts_env import rules
+
+        for preset in rules.PRESETS.values():  # frozen dataclasses, mutated in place for every holder
+            object.__setattr__(preset, "heart_points", 0)
+
+
+class SearchWeakener(Hostile):
+    """Finds every search agent object it can reach and cuts its budget to one world."""
+
+    def act(self, view: Any) -> int:
+        for obj in gc.get_objects():
+            if not str(getattr(type(obj), "__module__", "")).startswith(("hearts_baselines", "hearts_env.agents")) \
+                    or obj is self or isinstance(obj, type):
+                continue
+            for budget in ("n", "worlds", "iterations", "num_worlds"):
+                if hasattr(obj, budget):
+                    try:
+                        setattr(obj, budget, 1)
+                    except Exception:
+                        pass
+        return super().act(view)
