@@ -7,6 +7,7 @@ crashing ones end their seat in the ways the old in-process benchmark could not 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import glob
 import inspect
@@ -201,8 +202,6 @@ class SearchWeakener(Hostile):
                 continue
             for budget in ("n", "worlds", "iterations", "num_worlds"):
                 if hasattr(obj, budget):
-                    try:
+                    with contextlib.suppress(Exception):
                         setattr(obj, budget, 1)
-                    except Exception:
-                        pass
         return super().act(view)
