@@ -85,7 +85,8 @@ def _paired(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def error_counts(errors: Sequence[dict[str, Any]]) -> dict[str, dict[str, int]]:
-    """Errors per offending spec and kind (``exception``, ``illegal``, ``timeout``)."""
+    """Errors per offending spec and kind (``exception``, ``illegal``, ``timeout``; seated agents also ``crash``
+    and ``protocol``)."""
     counts: dict[str, dict[str, int]] = {}
     for e in errors:
         by_kind = counts.setdefault(e["spec"], {})
