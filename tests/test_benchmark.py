@@ -211,7 +211,13 @@ def test_a_run_reports_every_figure_and_writes_its_files(smoke_run):
     assert "Ladder margin" in text and "| random |" in text and "seed 1681062731" in text
     # the row to paste into the leaderboard: the headline, then each rung's margin, in the ladder's order
     row = leaderboard_row(result)
-    assert text.splitlines()[-2] == row and (out / "result.md").read_text().splitlines()[-2] == row
+    assert row not in text and "A smoke run checks that an agent runs" in text  # a smoke run is no row
+    quick = markdown({**result, "tier": "quick"})
+    assert quick.splitlines()[-2] == leaderboard_row({**result, "tier": "quick"})
+    in_dealer = markdown({**result, "tier": "quick", "isolation": "none"})
+    assert "Not a leaderboard row" in in_dealer and "```" not in in_dealer
+    with pytest.raises(ValueError, match="isolation process"):
+        leaderboard_row({**result, "isolation": "seating"})
     h, random_, greedy = result["headline"], result["rungs"]["random"]["margin"], result["rungs"]["greedy"]["margin"]
     assert row.startswith(f"| `heuristic` | smoke (8) | **{h['mean']:+.2f} [{h['ci95'][0]:+.2f}, ")
     assert row.index(f"{random_['mean']:+.2f} [") < row.index(f"| {greedy['mean']:+.2f} [")

@@ -68,6 +68,11 @@ def markdown(result: dict[str, Any]) -> str:
     if held_out:
         lines.append("Held-out deals are not a leaderboard row: compare this result with a run of the same agent on "
                      "the suite's deals (`hearts-env benchmark compare`, unpaired); an honest agent's margins agree.")
+    elif _in_dealer(result):
+        lines.append(f"Not a leaderboard row: the agent ran inside the dealer's processes (isolation "
+                     f"{result['isolation']}); a row needs it in a program of its own (isolation process).")
+    elif result["tier"] == "smoke":
+        lines.append("A smoke run checks that an agent runs; the leaderboard's rows are quick and full runs.")
     else:
         lines += ["Its row for the leaderboard's table (docs/benchmark.md, \"Submitting a row\"):", "",
                   "```", leaderboard_row(result), "```"]
@@ -77,6 +82,12 @@ def markdown(result: dict[str, Any]) -> str:
 def _held_out(result: dict[str, Any]) -> bool:
     """Whether ``result`` was played on held-out deals (``run_benchmark(holdout=...)``), not the suite's."""
     return result.get("deal_set") == "holdout"
+
+
+def _in_dealer(result: dict[str, Any]) -> bool:
+    """Whether the agent ran inside the dealer's processes (``isolation`` seating or none; results from before
+    the seat protocol carry no ``isolation`` and are the leaderboard's older rows)."""
+    return result.get("isolation") in ("seating", "none")
 
 
 def _deal_set(result: dict[str, Any]) -> str:
@@ -91,6 +102,9 @@ def leaderboard_row(result: dict[str, Any]) -> str:
     if _held_out(result):
         raise ValueError("a run on held-out deals is not a leaderboard row: the leaderboard's rows are runs on the "
                          "suite's deals, which others pair with")
+    if _in_dealer(result):
+        raise ValueError(f"a run with the agent inside the dealer's processes (isolation {result['isolation']}) is "
+                         f"not a leaderboard row: run it with isolation process")
     times = [r["seconds_per_decision"] for r in result["rungs"].values()]
     per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
     cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})", f"**{_interval(result['headline'])}**",
