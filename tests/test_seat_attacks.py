@@ -42,7 +42,7 @@ def _margins(result):
     return {name: r["per_deal_margin"] for name, r in result["rungs"].items()}
 
 
-@pytest.mark.parametrize("agent", ["StackWalker", "LadderPatcher", "FigurePatcher", "SearchWeakener"])
+@pytest.mark.parametrize("agent", ["StackWalker", "LadderPatcher", "FigurePatcher", "SearchWeakener", "Memorizer"])
 def test_a_trick_on_the_dealers_memory_gains_nothing(agent, honest, tmp_path):
     result = _run(f"hostile_agents:{agent}", tmp_path / "run")
     assert _margins(result) == _margins(honest)
@@ -166,3 +166,10 @@ def test_a_sitting_that_died_shows_in_the_result_and_bars_a_leaderboard_row(tmp_
     verify_run(out)  # coherent: every game once
     with pytest.raises(VerificationFailed, match="died with the dealer"):
         verify_run(out, leaderboard=True)
+
+
+def test_the_memorizer_recognises_deals_when_its_folder_persists(honest, tmp_path, monkeypatch):
+    """Not a dud: given one folder for the whole run (in the dealer's workers), it meets its deals again."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    result = _run("hostile_agents:Memorizer", tmp_path / "run", isolation="none")
+    assert _margins(result) != _margins(honest)

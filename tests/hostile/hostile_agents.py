@@ -205,3 +205,24 @@ class SearchWeakener(Hostile):
                     with contextlib.suppress(Exception):
                         setattr(obj, budget, 1)
         return super().act(view)
+
+
+class Memorizer(Hostile):
+    """Remembers every deal it finished (all four hands, from the end-of-deal view) in the one folder it may
+    write and keep, and looks its hand up there: a deal met again in another seating would be an open book."""
+
+    def _folder(self) -> str:
+        return os.environ.get("NUMBA_CACHE_DIR", "/tmp")
+
+    def end_deal(self, view: Any) -> None:
+        played = [p for p in view.played_by]
+        with open(os.path.join(self._folder(), f"deal-{view.dealt}-{len(os.listdir(self._folder()))}"), "w") as f:
+            f.write(" ".join(str(p) for p in played))
+
+    def trick(self, view: Any) -> bool:
+        for name in os.listdir(self._folder()):
+            if name.startswith("deal-"):
+                with open(os.path.join(self._folder(), name)) as f:
+                    if str(view.dealt) in f.read().split():
+                        return True
+        return False

@@ -157,7 +157,7 @@ SEATED = ("seat:", "hosted:")
 
 
 def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None = None,
-                 cache: str | None = None) -> SeatAgent:
+                 cache: str | None = None, fill_cache: bool = False) -> SeatAgent:
     """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
     (docs/seat-protocol.md; words of the command that name files here are made absolute paths);
     ``hosted:SPEC`` runs agent ``SPEC`` behind the host program (:mod:`hearts_env.agents.host`),
@@ -168,7 +168,8 @@ def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None =
             raise AgentError("agent spec 'seat:' needs the command of a program, e.g. 'seat:node bot.js'")
         words = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w for w in shlex.split(command)]
         files = tuple(w for w in words if os.path.isabs(w) and os.path.exists(w))
-        return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret, cache=cache)  # in an empty folder
+        return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret, cache=cache,
+                         fill_cache=fill_cache)  # it runs in an empty folder of its own
     inner = spec[len("hosted:"):].strip()
     if not inner or inner.startswith(SEATED):
         raise AgentError(f"agent spec {spec!r}: 'hosted:' takes the spec of a Python agent, e.g. 'hosted:heuristic'")
@@ -176,7 +177,7 @@ def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None =
     if inner.startswith("sb3:"):  # the model file, as the host will resolve it
         files += (os.path.abspath(inner[len("sb3:"):].split("(")[0].strip()),)
     return SeatAgent(host_command(inner, paths=[os.getcwd()]), sandbox=_showing(sandbox, files), secret=secret,
-                     cache=cache)
+                     cache=cache, fill_cache=fill_cache)
 
 
 def _showing(sandbox: Sandbox | None, files: tuple[str, ...]) -> Sandbox:

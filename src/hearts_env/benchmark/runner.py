@@ -8,8 +8,8 @@ import json
 import os
 import platform
 import secrets
-import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -34,7 +34,7 @@ from hearts_env.benchmark.suite import (
     holdout_seeds,
 )
 from hearts_env.seat import Sandbox, SeatError
-from hearts_env.seat.sandbox import describe_limits, private_folder
+from hearts_env.seat.sandbox import describe_limits
 
 CHECK_AGENT = "greedy"
 """The deterministic agent of the even check (it draws no random numbers)."""
@@ -97,7 +97,9 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     folder_path = Path(out).absolute() if out is not None else None
     seats = SeatOptions(sandbox=replace(sandbox, hidden=(*sandbox.hidden, str(folder_path))) if folder_path else
                         sandbox, secret=None)
-    weights = _weights(spec, played, rules, seats)  # a bad spec fails before anything is played
+    cache_folder = tempfile.TemporaryDirectory(prefix="hearts-bench-seat-cache-")  # removed when the run ends
+    cache = cache_folder.name  # the agent's compiled kernels, copied to each of its programs
+    weights = _weights(spec, played, rules, seats, cache)  # a bad spec fails before anything is played
     manifest: dict[str, Any] = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset,
                                 "format": format, "agent": spec, "isolation": isolation,
                                 "move_time_limit": move_time_limit}
@@ -109,7 +111,6 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         manifest["holdout"] = holdout
     folder = _prepare(folder_path, resume, manifest, agent_secret)
     secret = _agent_secret(folder, agent_secret)
-    cache = private_folder("hearts-bench-seat-cache-")  # the agent's compiled kernels, shared by its programs
     seats = replace(seats, secret=secret, cache=cache)
     sitting = Sittings(folder)
     seed, agent_seed = (the_suite.seed(preset), None) if holdout is None else holdout_seeds(holdout)
@@ -147,7 +148,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         sitting.end(f"stopped: {type(e).__name__}: {e}"[:500])
         raise
     finally:
-        shutil.rmtree(cache, ignore_errors=True)
+        cache_folder.cleanup()
     sitting.end("finished")
     result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
               "format": format, "format_meaning": FORMATS[format], "agent": spec, "agent_weights": weights,
@@ -180,12 +181,13 @@ def played_spec(spec: str, isolation: str) -> str:
     return spec if isolation != "process" or spec.startswith("seat:") else f"hosted:{spec}"
 
 
-def _weights(spec: str, played: str, rules: Any, seats: SeatOptions) -> dict[str, str] | None:
+def _weights(spec: str, played: str, rules: Any, seats: SeatOptions, cache: str) -> dict[str, str] | None:
     """The weights the agent plays with, and a check that it can play the rules: a seated agent's program
-    is started once and asked (the dealer never builds the agent itself)."""
+    is started once and asked (the dealer never builds the agent itself); warming up, before any deal of
+    the run, it fills ``cache`` with its compiled kernels for the run's programs."""
     if not played.startswith(SEATED):
         return agent_weights(make_agent(spec))
-    probe = seated_agent(played, sandbox=seats.sandbox)
+    probe = seated_agent(played, sandbox=seats.sandbox, cache=cache, fill_cache=True)
     try:
         info = probe.start()
         probe.reset(rules, 0, seed=0)

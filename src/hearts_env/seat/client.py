@@ -14,6 +14,7 @@ import hashlib
 import os
 import selectors
 import shlex
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -58,14 +59,19 @@ class SeatAgent:
 
     ``command``: the program and its arguments (a list, or one string split as a shell would). Every
     program it starts runs under ``sandbox``; ``secret`` goes into every seed it is sent
-    (:func:`seat_seed`). ``cache``: a folder its programs may write and keep between starts (compiled
-    kernels), the program's alone; by default one of its own, removed with it."""
+    (:func:`seat_seed`).
+
+    ``cache``: a folder of compiled kernels (Numba's) that each program it starts gets a fresh copy of,
+    to write as it likes; nothing a program writes reaches another program, so nothing it learned of a
+    deal outlives it. With ``fill_cache`` the program writes the folder itself: the benchmark's start-up
+    check, which plays no deal of the run, fills it once for the run's programs. Without ``cache`` the
+    programs keep a folder of this seat's own between restarts (one seat, one worker: no deal twice)."""
 
     name = "seat"
     weights_file = None
 
     def __init__(self, command: str | Sequence[str], sandbox: Sandbox | None = None, secret: int | None = None,
-                 cache: str | None = None):
+                 cache: str | None = None, fill_cache: bool = False):
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.command:
             raise ValueError("a seat needs a command to run")
@@ -77,6 +83,7 @@ class SeatAgent:
         self._buffer = b""
         self._cache = cache
         self._own_cache = cache is None
+        self._fill_cache = fill_cache
         self._rules: Rules | None = None
 
     # The agent protocol --------------------------------------------------------------------------
@@ -105,10 +112,16 @@ class SeatAgent:
         if self._cache is None:
             self._cache = private_folder("hearts-seat-cache-")
             self._own_cache = True
+        cache = self._cache
+        if not (self._own_cache or self._fill_cache):  # a copy of the run's kernels for this program alone
+            cache = private_folder("hearts-seat-cache-")
+            shutil.copytree(self._cache, cache, dirs_exist_ok=True, symlinks=True)
         try:
-            self._launched = launch(self.command, self.sandbox, self._cache)
+            self._launched = launch(self.command, self.sandbox, cache)
         except OSError as e:
             raise SeatError("crash", f"cannot start {shlex.join(self.command)}: {e}") from None
+        if cache != self._cache:
+            self._launched.folders.append(cache)
         self._buffer = b""
         reply = self._call({"type": "hello", "protocol": PROTOCOL, "dealer": f"hearts-env {__version__}"}, "hello",
                            START_SECONDS)
@@ -137,8 +150,6 @@ class SeatAgent:
         try:
             self.close()
             if self._cache is not None and self._own_cache:
-                import shutil
-
                 shutil.rmtree(self._cache, ignore_errors=True)
         except Exception:
             pass
