@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -106,11 +107,12 @@ def _benchmark(args: argparse.Namespace) -> int:
         return 2
     try:
         holdout = _holdout(args)
-        result = run_benchmark(args.spec, suite=args.suite, tier=args.tier, preset=args.rules, format=args.format,
-                               out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
-                               isolation=args.isolation, rungs=args.opponents, holdout=holdout,
-                               move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
-                               agent_secret=args.agent_secret)
+        with contextlib.redirect_stdout(sys.stderr):  # what an in-process agent prints never mixes into --json
+            result = run_benchmark(args.spec, suite=args.suite, tier=args.tier, preset=args.rules, format=args.format,
+                                   out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
+                                   isolation=args.isolation, rungs=args.opponents, holdout=holdout,
+                                   move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
+                                   agent_secret=args.agent_secret)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
