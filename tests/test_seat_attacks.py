@@ -100,7 +100,8 @@ def test_the_ladder_patcher_wins_in_process_and_gains_nothing_seated(honest, tmp
 
 
 @pytest.mark.parametrize("agent, kind", [("RaisesSystemExit", "exception"), ("RaisesKeyboardInterrupt", "exception"),
-                                         ("RaisesUnprintable", "exception"), ("ExitWhenLosing", "crash")])
+                                         ("RaisesUnprintable", "exception"), ("ExitWhenLosing", "crash"),
+                                         ("Hog", "exception")])
 def test_any_way_out_of_a_move_is_a_recorded_forfeit_and_the_run_goes_on(agent, kind, honest, tmp_path):
     result = _run(f"hostile_agents:{agent}", tmp_path / "run")
     errors = {k: n for r in result["rungs"].values() for k, n in r["errors"].items()}

@@ -226,3 +226,12 @@ class Memorizer(Hostile):
                     if str(view.dealt) in f.read().split():
                         return True
         return False
+
+
+class Hog(Hostile):
+    """Takes 12 GiB of memory for its first move of the play (the sandbox allows a seat 8 GiB)."""
+
+    def act(self, view: Any) -> int:
+        if self.live and view.plays:
+            self.ballast = bytearray(12 << 30)
+        return super().act(view)
