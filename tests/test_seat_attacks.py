@@ -6,6 +6,7 @@ with the same agent secret, or the agent's errors are charged as forfeits and th
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,8 @@ HOSTILE = Path(__file__).parent / "hostile"
 SECRET = 12345
 RUNGS = ["greedy", "heuristic"]
 
-pytestmark = pytest.mark.skipif(not bwrap_works(), reason="the sandbox needs bubblewrap (make test installs it)")
+pytestmark = pytest.mark.skipif(not bwrap_works() and not os.environ.get("CI"),  # CI must have it
+                                reason="the sandbox needs bubblewrap (make test installs it)")
 
 
 def _run(spec: str, out: Path, rungs=RUNGS, **kwargs):
