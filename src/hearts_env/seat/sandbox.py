@@ -150,7 +150,7 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     env = environment(home)
     if cache is not None:
         args += ["--bind", cache, "/tmp/numba-cache"]
-    for path in sandbox.visible:  # the program's own files under /tmp (covered by the sandbox's empty /tmp)
+    for path in dict.fromkeys((*python_paths(), *sandbox.visible)):  # under /tmp, which the sandbox covers
         if os.path.realpath(path).startswith("/tmp/") and os.path.exists(path):
             args += ["--ro-bind", path, path]
     for path in sandbox.hidden:  # a path made later is made before any program that must not see it starts
@@ -170,6 +170,14 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     finally:
         os.close(read)
     return Launched(process, [])
+
+
+def python_paths() -> list[str]:
+    """Where this Python and its packages live (the interpreter, the environment, every import path): a
+    seat's program needs them, and a checkout or virtual environment may sit under ``/tmp``."""
+    paths = [os.path.dirname(sys.executable), os.path.dirname(os.path.realpath(sys.executable)), sys.prefix,
+             sys.base_prefix, *sys.path]
+    return [os.path.abspath(p) for p in paths if p and os.path.abspath(p) != "/tmp"]
 
 
 def private_folder(prefix: str) -> str:
