@@ -180,3 +180,11 @@ def test_arena_resume_replays_what_it_resumes_from(tmp_path):
     out.write_text("\n".join(lines) + "\n")
     with pytest.raises(ValueError, match="does not replay"):
         run_arena(["heuristic", "greedy"], deals=4, jobs=1, isolation="none", out=out, resume=True)
+
+
+@needs_sandbox
+def test_a_seated_agent_that_cannot_be_built_is_refused_before_any_game():
+    with pytest.raises(ValueError, match="cannot take a seat: AgentError: unknown agent 'nosuch'"):
+        run_arena(["hosted:nosuch", "greedy"], deals=1, jobs=1)
+    with pytest.raises(ValueError, match="cannot take a seat: the program ended during hello"):
+        run_arena(["seat:false", "greedy"], deals=1, jobs=1)

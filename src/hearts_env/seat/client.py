@@ -123,8 +123,14 @@ class SeatAgent:
         if cache != self._cache:
             self._launched.folders.append(cache)
         self._buffer = b""
-        reply = self._call({"type": "hello", "protocol": PROTOCOL, "dealer": f"hearts-env {__version__}"}, "hello",
-                           START_SECONDS)
+        try:
+            reply = self._call({"type": "hello", "protocol": PROTOCOL, "dealer": f"hearts-env {__version__}"},
+                               "hello", START_SECONDS)
+        except SeatError:  # no agent behind it (it could not be built): the next reset starts a new program
+            if self._launched is not None:
+                self._launched.kill()
+                self._launched = None
+            raise
         if reply.get("protocol") != PROTOCOL:
             self._fail("protocol", f"the program speaks seat protocol {reply.get('protocol')!r}; this dealer speaks "
                                    f"{PROTOCOL}")
