@@ -15,6 +15,7 @@ limits: for machines without bubblewrap, and not for results others should trust
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import resource
 import shutil
@@ -177,6 +178,9 @@ def python_paths() -> list[str]:
     seat's program needs them, and a checkout or virtual environment may sit under ``/tmp``."""
     paths = [os.path.dirname(sys.executable), os.path.dirname(os.path.realpath(sys.executable)), sys.prefix,
              sys.base_prefix, *sys.path]
+    for package in ("hearts_env", "hearts_baselines"):  # an editable install maps them without a sys.path entry
+        spec = importlib.util.find_spec(package)
+        paths += [os.path.dirname(folder) for folder in (spec.submodule_search_locations or [])] if spec else []
     return [os.path.abspath(p) for p in paths if p and os.path.abspath(p) != "/tmp"]
 
 
