@@ -188,3 +188,25 @@ def test_a_seated_agent_that_cannot_be_built_is_refused_before_any_game():
         run_arena(["hosted:nosuch", "greedy"], deals=1, jobs=1)
     with pytest.raises(ValueError, match="cannot take a seat: the program ended during hello"):
         run_arena(["seat:false", "greedy"], deals=1, jobs=1)
+
+
+@needs_sandbox
+def test_what_a_program_prints_goes_to_its_log_not_to_the_dealer(tmp_path, monkeypatch):
+    from hearts_env.agents import make_agent, seated_agent
+    from hearts_env.seat import Sandbox
+
+    monkeypatch.chdir(ROOT / "tests" / "hostile")
+    log = tmp_path / "seat.log"
+    agent = seated_agent("hosted:hostile_agents:Prints", sandbox=Sandbox(log=str(log)))
+    deal = Deal.random(make_rules("standard(game=deal)"), seed=3, pass_direction="hold")
+    for _ in range(5):
+        deal.apply(deal.legal_cards()[-1])
+    honest = make_agent("heuristic")
+    honest.reset(deal.rules, deal.current, seed=[1])
+    try:
+        agent.reset(deal.rules, deal.current, seed=[1])
+        card = agent.act(SeatView.of(deal, deal.current), timeout=30)
+    finally:
+        agent.close()
+    assert card == honest.act(SeatView.of(deal, deal.current)) != 0  # not the '{"card": 0}' it printed
+    assert "{garbage" in log.read_text() and "noise" in log.read_text()

@@ -140,9 +140,12 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
         env = environment(home)
         if cache is not None:
             env["NUMBA_CACHE_DIR"] = cache
-        process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                   stderr=stderr, cwd=home, env=env, close_fds=True,
-                                   start_new_session=True, preexec_fn=lambda: _limit(*limits))
+        try:
+            process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=stderr, cwd=home, env=env, close_fds=True,
+                                       start_new_session=True, preexec_fn=lambda: _limit(*limits))
+        finally:
+            _close(stderr)
         return Launched(process, [home])
     home = "/tmp"
     args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
@@ -170,7 +173,13 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
                                    pass_fds=(read,), start_new_session=True, preexec_fn=lambda: _limit(*limits))
     finally:
         os.close(read)
+        _close(stderr)  # the program has its own copy
     return Launched(process, [])
+
+
+def _close(stream: Any) -> None:
+    if hasattr(stream, "close"):
+        stream.close()
 
 
 def python_paths() -> list[str]:
