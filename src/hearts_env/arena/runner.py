@@ -15,9 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from hearts_env.agents import SEATED, make_agent, seated_agent
+from hearts_env.agents import SEATED
 from hearts_env.arena.game import (
     SeatOptions,
+    build_agent,
     close_agents,
     episode_match,
     pass_direction_of,
@@ -27,7 +28,7 @@ from hearts_env.arena.game import (
 )
 from hearts_env.engine import IllegalActionError
 from hearts_env.rules import PASS_NAMES, Rules, make_rules
-from hearts_env.seat import SeatError
+from hearts_env.seat import SeatAgent, SeatError
 
 
 def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(game=deal)", seed: int = 0,
@@ -188,15 +189,12 @@ def probe_agent(spec: str, rules: Rules, seats: SeatOptions | None) -> None:
     """Build agent ``spec`` and reset it under ``rules`` once (a seated one: start its program, shake hands,
     then end it), so that a bad spec or rules it cannot play fail before any game, in one line."""
     try:
-        if spec.startswith(SEATED):
-            options = seats or SeatOptions()
-            probe = seated_agent(spec, sandbox=options.sandbox, secret=options.secret)
-            try:
-                probe.reset(rules, 0, seed=0)
-            finally:
+        probe = build_agent(spec, seats)
+        try:
+            probe.reset(rules, 0, seed=0)
+        finally:
+            if isinstance(probe, SeatAgent):
                 probe.close()
-            return
-        make_agent(spec).reset(rules, 0, seed=0)
     except SeatError as e:
         raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
     except ValueError as e:
