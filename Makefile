@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: demo test bench lint clean test-wheel docs sandbox-tool
+.PHONY: demo test bench lint clean test-wheel docs sandbox-tool xinxin
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,24 @@ sandbox-tool:
 	@test -n "$(SANDBOX_TOOL)" || command -v bwrap >/dev/null || ($(SUDO) apt-get update -qq && \
 		$(SUDO) apt-get install -y -qq bubblewrap > /dev/null) || echo "no bubblewrap: the sandbox tests are skipped"
 
-test: $(VENV)/.test sandbox-tool
+# xinxin (Nathan Sturtevant's Hearts program, GPL-3.0, unmodified in third_party/xinxin) and our GPL-3.0 driver
+# (reference/xinxin) built into one executable that hearts_env.reference.xinxin runs over pipes: never linked
+# into or shipped in the Apache-2.0 wheel. Upstream's own flags (-O3, asserts on); g++ from the system.
+CXX ?= g++
+XINXIN_SOURCES := $(filter-out third_party/xinxin/main.cpp,$(wildcard third_party/xinxin/*.cpp))
+XINXIN_OBJECTS := $(patsubst third_party/xinxin/%.cpp,build/xinxin/obj/%.o,$(XINXIN_SOURCES))
+XINXIN := build/xinxin/xinxin_driver
+
+build/xinxin/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/xinxin/*.h)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++11 -O3 -w -c $< -o $@
+
+$(XINXIN): reference/xinxin/xinxin_driver.cpp $(XINXIN_OBJECTS)
+	$(CXX) -std=c++11 -O3 -Wall -Ithird_party/xinxin -o $@ $^ -lpthread
+
+xinxin: $(XINXIN)
+
+test: $(VENV)/.test sandbox-tool xinxin
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray_tests
@@ -100,6 +117,7 @@ test-wheel: $(VENV)/.created
 	$(PY) -m pip install -q -c constraints.txt build twine
 	$(PY) -m build --outdir dist . > /dev/null
 	$(PY) -m twine check --strict dist/*
+	$(PY) tests/wheel/no_gpl.py dist
 	$(PYTHON) -m venv .venv-wheel
 	.venv-wheel/bin/python -m pip install -q --upgrade pip
 	.venv-wheel/bin/python -m pip install -q -c constraints.txt "$$(ls dist/*.whl)[search,train,benchmark]"

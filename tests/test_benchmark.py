@@ -163,9 +163,11 @@ def test_every_opponent_plays_as_when_the_suite_was_published():
     deals of each preset reproduce the published fingerprint (an optimisation of pimc that changed one
     card, or a backend that plays otherwise, would make v1 another ladder under the same name)."""
     v1 = get_suite("v1")
-    assert set(v1.ladder_fingerprints) == {(preset, rung.name) for preset in v1.presets for rung in v1.ladder}
-    for (preset, name), published in v1.ladder_fingerprints.items():
+    ladder = {(preset, rung.name) for preset in v1.presets for rung in v1.ladder}
+    assert ladder <= set(v1.ladder_fingerprints)  # the reference track's are checked in tests/test_xinxin.py
+    for preset, name in ladder:
         rules, seed = v1.rules(preset), v1.seed(preset)
+        published = v1.ladder_fingerprints[preset, name]
         assert ladder_fingerprint(v1.rung(name).spec, rules, seed) == published, (preset, name)
 
 

@@ -4,7 +4,7 @@ and OpenSpiel's ISMCTS bot behind the same agent interface."""
 import numpy as np
 import pytest
 
-from hearts_env import Deal, SeatView, make_rules
+from hearts_env import Deal, Phase, SeatView, make_rules
 from hearts_env.agents import make_agent
 from hearts_env.arena import run_arena
 from hearts_env.cards import parse_cards
@@ -116,6 +116,32 @@ def test_openspiel_ismcts_plays_legal_cards_in_every_phase(steps):
     agent = make_agent("openspiel-ismcts(simulations=50)")
     agent.reset(rules, deal.current, 0)
     assert deal.legal_mask() >> agent.act(SeatView.of(deal, deal.current)) & 1
+
+
+@pytest.mark.parametrize("direction", ["left", "across", "right", "hold"])
+def test_openspiel_ismcts_plays_from_the_seats_true_information_state(direction):
+    """The bot is given the seat's true information state, the cards it passed and received included: OpenSpiel's
+    information-state string of the world it is sent equals that of the true deal at every decision of a deal
+    (before, the world was a deal without passing, so the bot knew neither)."""
+    from hearts_env.openspiel_bridge import load_game, mirror_deal
+
+    rules = make_rules("openspiel")
+    game = load_game(rules)
+    deal = Deal.random(rules, 5, pass_direction=direction)
+    agents = [make_agent("openspiel-ismcts(simulations=20)") for _ in range(4)]
+    for seat, agent in enumerate(agents):
+        agent.reset(rules, seat, seed=seat)
+    checked = 0
+    while not deal.is_over:
+        seat, view = deal.current, SeatView.of(deal, deal.current)
+        if view.phase == Phase.PLAY:
+            world = agents[seat]._world(view)
+            assert mirror_deal(game, world).information_state_string(seat) == \
+                mirror_deal(game, deal).information_state_string(seat)
+            assert world.passed[seat] == deal.passed[seat] and world.received(seat) == deal.received(seat)
+            checked += 1
+        deal.apply(agents[seat].act(view))
+    assert checked == 52
 
 
 def test_openspiel_ismcts_refuses_rules_openspiel_lacks():

@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 from rule_strategies import SETTINGS, game_scores_strategy, rules_strategy
 
 from hearts_env import Deal, Phase, SeatView, make_rules
+from hearts_env.seat.protocol import view_to_json
 from hearts_env.vector import STATE_FIELDS, VectorDeals
-from hearts_env.worlds import sample_hands, sample_world, sample_world_tables, sample_worlds
+from hearts_env.worlds import sample_hands, sample_history, sample_world, sample_world_tables, sample_worlds
 
 
 def _deal_at(rules, seed, steps, game_scores=None):
@@ -27,7 +28,9 @@ def _deal_at(rules, seed, steps, game_scores=None):
 @given(rules_strategy(), st.integers(0, 10_000), st.integers(0, 70), st.integers(0, 3), st.integers(0, 99),
        st.booleans(), st.data())
 def test_worlds_are_consistent_with_the_view(rules, seed, steps, seat, world_seed, batched, data):
-    """Every Rules field drawn: each sampled world agrees with all the seat knows."""
+    """Every Rules field drawn: each sampled world agrees with all the seat knows, and a world with its past
+    (:func:`sample_history`: hands as dealt, every pass, every play) shows the seat its view of the true deal,
+    field for field, its own passes and received cards included."""
     deal = _deal_at(rules, seed, steps, data.draw(game_scores_strategy(rules)))
     if deal.is_over:
         return
@@ -38,6 +41,17 @@ def test_worlds_are_consistent_with_the_view(rules, seed, steps, seat, world_see
     for world in sample_worlds(view, rng, 6) if batched else [sample_world(view, rng)]:
         _check_world(deal, view, seat, world)
         assert world.game_scores == deal.game_scores and world.rules == deal.rules
+    history = sample_history(view, rng)
+    assert view_to_json(SeatView.of(history, seat)) == view_to_json(view)
+    assert history.dealt[seat] == deal.dealt[seat] and history.passed[seat] == deal.passed[seat]
+
+
+def test_a_world_with_its_past_draws_the_passes_the_seat_never_saw():
+    deal = _deal_at("standard(passing=left)", 3, 20)
+    view = SeatView.of(deal, 0)
+    worlds = [sample_history(view, np.random.default_rng(k)) for k in range(20)]
+    assert {w.passed[1] for w in worlds} != {deal.passed[1]}  # seat 1 passed to seat 2: never seen by seat 0
+    assert {w.passed[3] for w in worlds} == {deal.passed[3]}  # seat 3 passed to seat 0: its received cards
 
 
 @settings(SETTINGS, max_examples=100)

@@ -40,6 +40,7 @@ from hearts_env.benchmark import (
 )
 from hearts_env.benchmark.runner import ISOLATION as BENCHMARK_ISOLATION
 from hearts_env.benchmark.runner import MOVE_TIME_LIMIT
+from hearts_env.benchmark.suite import TRACKS
 from hearts_env.benchmark.verify import PACKED_SUFFIX, VerificationFailed, pack_records, verify_run
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
@@ -112,7 +113,7 @@ def _benchmark(args: argparse.Namespace) -> int:
                                    out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
                                    isolation=args.isolation, rungs=args.opponents, holdout=holdout,
                                    move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
-                                   agent_secret=args.agent_secret)
+                                   agent_secret=args.agent_secret, track=args.track)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
@@ -141,7 +142,7 @@ def _verify(args: argparse.Namespace) -> int:
             return 1
         games = sum(r["seat_games"] for r in result["rungs"].values())
         print(f"{path}: verified ({result['agent']}, {result['tier']}, {result['deals']} deals, {games} seat-games "
-              f"replayed; ladder margin {result['headline']['mean']:+.2f})")
+              f"replayed; {result['headline']['name']} {result['headline']['mean']:+.2f})")
     return 0
 
 
@@ -506,8 +507,13 @@ def main(argv: list[str] | None = None) -> int:
     benchmark.add_argument("--format", default="solo", choices=["solo", "mixed"],
                            help="solo: the agent against three copies of each opponent (4 rotations); mixed: the 14 "
                                 "seatings of the two")
-    benchmark.add_argument("--opponents", nargs="+", help="only these rungs of the ladder, for development "
-                           "(None: the whole ladder: " + ", ".join(rung.name for rung in v1.ladder) + ")")
+    benchmark.add_argument("--track", choices=list(TRACKS), default="ladder",
+                           help="ladder: the suite's bundled opponents; reference: the programs the literature "
+                                "measures against, xinxin and OpenSpiel's ISMCTS (docs/reference.md)")
+    benchmark.add_argument("--opponents", nargs="+", help="only these opponents of the track (ladder, for development: "
+                           + ", ".join(rung.name for rung in v1.ladder) + "; reference: "
+                           + ", ".join(rung.name for rung in v1.references) + ", default "
+                           + ", ".join(v1.reference_default) + ")")
     benchmark.add_argument("--out", help="folder for the records, result.json, result.md and ladder.png")
     benchmark.add_argument("--resume", action="store_true", help="continue the run in --out")
     benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")

@@ -26,6 +26,10 @@ enumerates them) and an order of magnitude faster per world — what search agen
 During passing (for the seat choosing its passes), the others' hands are the unseen cards split at
 random, and the seats that chose their passes before this one (unknown cards) are given random
 passes from their sampled hands.
+
+:func:`sample_history` draws a world *with its past*: the hands as dealt, every pass and every play, in which
+the seat passed and received exactly what it did — for programs that replay a deal from its start
+(OpenSpiel's bots, xinxin), so they know the cards the seat passed and received.
 """
 
 from __future__ import annotations
@@ -198,6 +202,37 @@ def sample_world(view: SeatView, rng: np.random.Generator) -> Deal:
 
 
 MAX_ATTEMPTS = 200
+
+
+def sample_history(view: SeatView, rng: np.random.Generator) -> Deal:
+    """A full-information :class:`Deal` replayed from its start to the view's state: the hands as dealt, the
+    passes and the plays, hidden cards sampled with the guarantees of :func:`sample_world`.
+
+    The seat's own passes and the cards it received are the true ones; the passes it never saw are drawn among
+    the cards their receivers held after the exchange. Its view of the result is its view of the true deal
+    (tests/test_worlds.py)."""
+    if view.phase == Phase.PASS:
+        return sample_world(view, rng)
+    offset = view.pass_direction
+    me = view.seat
+    for _ in range(MAX_ATTEMPTS):
+        after = [hand | played for hand, played in zip(sample_hands(view, rng), view.played_by)]  # after the exchange
+        passes = {me: view.passed, (me - offset) % 4: view.received} if offset else {s: 0 for s in range(4)}
+        for seat in range(4):
+            if seat not in passes:  # a pass the seat never saw: cards its receiver held after the exchange
+                held = _bits(after[(seat + offset) % 4])
+                passes[seat] = sum(1 << held[k] for k in rng.choice(len(held), view.rules.pass_count, replace=False))
+        dealt = [after[s] & ~passes[(s - offset) % 4] | passes[s] for s in range(4)]
+        world = Deal.from_hands(view.rules, dealt, pass_direction=offset, dealer=view.dealer,
+                                game_scores=view.game_scores)
+        try:
+            for seat in range(4) if offset else ():
+                for card in _bits(passes[seat]):
+                    world.apply(card)
+            return world.apply_all(view.plays)
+        except IllegalActionError:  # a rarer inference (e.g. first-trick discards) ruled this world out
+            continue
+    raise ValueError(f"no world consistent with the plays found in {MAX_ATTEMPTS} samples")
 
 
 def _check_passing_seat(view: SeatView) -> None:

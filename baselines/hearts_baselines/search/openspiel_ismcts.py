@@ -1,11 +1,13 @@
 """``openspiel-ismcts``: OpenSpiel's C++ ISMCTS bot as an agent (external reference; the ``oracle`` extra).
 
-At each decision the agent samples a world consistent with its own view (:mod:`hearts_env.worlds`,
-so it never sees hidden cards), mirrors it into ``pyspiel``'s hearts game
+At each decision the agent samples a world consistent with its own view *with its past*
+(:func:`hearts_env.worlds.sample_history`: the hands as dealt, the seat's true passes and received cards, every
+play; so it never sees hidden cards), replays it into ``pyspiel``'s hearts game
 (:mod:`hearts_env.openspiel_bridge`) and asks ``pyspiel.ISMCTSBot`` for the move; the bot resamples
-worlds from the information state itself. It plays passes too (see ``_world`` for how). Rules must be expressible in
-OpenSpiel (the ``openspiel`` preset and its flag variations); others give
-:class:`~hearts_env.openspiel_bridge.OpenSpielUnsupported`.
+worlds from the information state itself, which is therefore the seat's true one (the cards it passed and
+received included: before 2026-11-27 the world was a deal without passing, and the bot knew neither). It
+plays passes too (see ``_world`` for how). Rules must be expressible in OpenSpiel (the ``openspiel`` preset
+and its flag variations); others give :class:`~hearts_env.openspiel_bridge.OpenSpielUnsupported`.
 
 Defaults: ``simulations=1000``, ``uct_c=2.0`` (OpenSpiel's example value), random-rollout evaluator
 with ``rollouts=1``, final move by maximum visit count.
@@ -24,7 +26,7 @@ from hearts_env.agents import Agent
 from hearts_env.cards import from_openspiel, iter_cards
 from hearts_env.openspiel_bridge import load_game, mirror_deal
 from hearts_env.rules import Rules
-from hearts_env.worlds import sample_hands, sample_world
+from hearts_env.worlds import sample_hands, sample_history
 
 
 class OpenSpielISMCTSAgent(Agent):
@@ -75,7 +77,7 @@ class OpenSpielISMCTSAgent(Agent):
         information state of a seat whose predecessors have already passed. Pass choices of the
         others are unknown to this seat anyway, so the rotation hides nothing and shows nothing."""
         if view.phase != Phase.PASS:
-            return sample_world(view, self.rng)
+            return sample_history(view, self.rng)
         hands = sample_hands(view, self.rng)
         rotated = [hands[(view.seat + i) % 4] for i in range(4)]
         world = Deal.from_hands(view.rules, rotated, pass_direction=view.pass_direction)

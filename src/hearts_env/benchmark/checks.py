@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from hearts_env.arena.game import replay_record
-from hearts_env.benchmark.suite import LADDER_CHECK_DEALS, Rung, Suite, ladder_fingerprint
+from hearts_env.benchmark.suite import LADDER_CHECK_DEALS, UNCHECKED, Rung, Suite, ladder_fingerprint
 from hearts_env.rules import Rules, make_rules
 
 
@@ -68,15 +68,27 @@ def check_totals(records: Sequence[dict[str, Any]]) -> None:
                 f"{r['points']} sum to {sum(r['points'])}, its deals (and forfeit) to {expected}")
 
 
+def ladder_check(suite: Suite, preset: str, ladder: Sequence[Rung]) -> str:
+    """What :func:`check_ladder` checked, in words for the result."""
+    unchecked = [rung.name for rung in ladder if suite.ladder_fingerprints.get((preset, rung.name)) is None]
+    if not unchecked:
+        return f"each opponent's play on {LADDER_CHECK_DEALS} deals is the suite's"
+    checked = [rung.name for rung in ladder if rung.name not in unchecked]
+    said = f"{', '.join(checked)}: play on {LADDER_CHECK_DEALS} deals is the suite's; " if checked else ""
+    return said + "; ".join(f"{name} not checked ({UNCHECKED.get(name, 'no fingerprint')})" for name in unchecked)
+
+
 def check_ladder(suite: Suite, preset: str, ladder: Sequence[Rung]) -> None:
     """Each opponent of ``ladder`` plays the first deals of the preset exactly as when the suite was
     published (:func:`~hearts_env.benchmark.suite.ladder_fingerprint`), or the run is refused."""
     rules, seed = suite.rules(preset), suite.seed(preset)
     for rung in ladder:
-        published = suite.ladder_fingerprints.get((preset, rung.name))
-        if published is None:
+        if (preset, rung.name) not in suite.ladder_fingerprints:
             raise BenchmarkCheckFailed(f"suite {suite.version} published no fingerprint of {rung.name}'s play "
                                        f"under {preset}; its results could not be checked")
+        published = suite.ladder_fingerprints[(preset, rung.name)]
+        if published is None:  # an opponent no fingerprint can check (UNCHECKED says why; the result says so too)
+            continue
         if ladder_fingerprint(rung.spec, rules, seed) != published:
             hint = (" Its rollouts run on the compiled engine: is Numba installed (pip install 'hearts-env[search]')?"
                     if rung.name == "pimc" else "")

@@ -36,14 +36,16 @@ def markdown(result: dict[str, Any]) -> str:
     """The result as a Markdown page: the headline, one table row per rung, the protocol and the machine."""
     h = result["headline"]
     held_out = _held_out(result)
-    lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}): "
-             f"`{result['agent']}`", "",
-             f"**Ladder margin: {_interval(h)}** points per deal (95% bootstrap interval over "
+    reference = result.get("track") == "reference"
+    lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}"
+             f"{', reference track' if reference else ''}): `{result['agent']}`", "",
+             f"**{h['name'].capitalize()}: {_interval(h)}** points per deal (95% bootstrap interval over "
              f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
              f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
              "| opponent | agent pts/deal | opponent pts/deal | margin, 95% | Wilcoxon p | matchpoints | wins/deal "
-             "| wins/game to 100 (games) | moons shot / suffered | Q♠ taken | ms/decision (slowest) | agent errors |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| wins/game to 100 (games) | moons shot / suffered | Q♠ taken | ms/decision (slowest) | agent errors |"
+             + (" opponent ms/decision |" if reference else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if reference else "")]
     for name, r in result["rungs"].items():
         errors = ", ".join(f"{n} {kind}" for kind, n in sorted(r["errors"].items())) or "0"
         per_move = "-" if r["seconds_per_decision"] is None else \
@@ -52,10 +54,11 @@ def markdown(result: dict[str, Any]) -> str:
         qs = "-" if r["qs_taken"] is None else f"{r['qs_taken']:.1%}"
         lines.append(f"| {name} | {r['agent_points']:.3f} | {r['opponent_points']:.3f} | {_interval(r['margin'])} | "
                      f"{_p(r['margin'])} | {r['matchpoints']:.3f} | {r['win_rate_deal']:.1%} | {games} | "
-                     f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |")
+                     f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |"
+                     + (f" {_ms(r.get('opponent_seconds_per_decision'))} |" if reference else ""))
     smallest = resolution(h["sd"], h["deals"])
     hw = result["hardware"]
-    lines += ["", f"Smallest ladder margin this run resolves (1.96 sd/√deals): "
+    lines += ["", f"Smallest {h['name']} this run resolves (1.96 sd/√deals): "
               f"{'-' if smallest is None else f'{smallest:.2f}'} points per deal.", "",
               f"Protocol: suite {result['suite']}, tier {result['tier']} ({result['deals']} "
               f"{_deal_set(result)}), rules `{result['rules']}`, format {result['format']} "
@@ -73,10 +76,39 @@ def markdown(result: dict[str, Any]) -> str:
                      f"{result['isolation']}); a row needs it in a program of its own (isolation process).")
     elif result["tier"] == "smoke":
         lines.append("A smoke run checks that an agent runs; the leaderboard's rows are quick and full runs.")
+    elif reference:
+        lines += ["Its row for the reference table (docs/reference.md):", "", "```", reference_row(result), "```"]
     else:
         lines += ["Its row for the leaderboard's table (docs/benchmark.md, \"Submitting a row\"):", "",
                   "```", leaderboard_row(result), "```"]
     return "\n".join(lines)
+
+
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{1000 * seconds:.2f}"
+
+
+def reference_row(result: dict[str, Any]) -> str:
+    """The result's row in the reference table of docs/reference.md: agent, deals, and per reference opponent the
+    margin, moons shot / suffered and both sides' milliseconds per decision."""
+    _check_row(result)
+    if result.get("track") != "reference":
+        raise ValueError("a reference row is a run of the reference track (track='reference', --track reference)")
+    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})"]
+    for r in result["rungs"].values():
+        cells += [_interval(r["margin"]), f"{r['moons_shot']} / {r['moons_suffered']}",
+                  f"{_ms(r['seconds_per_decision'])} / {_ms(r.get('opponent_seconds_per_decision'))}"]
+    return "| " + " | ".join([*cells, result["started"][:10]]) + " |"
+
+
+def _check_row(result: dict[str, Any]) -> None:
+    """Refuse runs that are no table's row: held-out deals, or the agent inside the dealer's processes."""
+    if _held_out(result):
+        raise ValueError("a run on held-out deals is not a leaderboard row: the leaderboard's rows are runs on the "
+                         "suite's deals, which others pair with")
+    if _in_dealer(result):
+        raise ValueError(f"a run with the agent inside the dealer's processes (isolation {result['isolation']}) is "
+                         f"not a leaderboard row: run it with isolation process")
 
 
 def _held_out(result: dict[str, Any]) -> bool:
@@ -99,12 +131,9 @@ def _deal_set(result: dict[str, Any]) -> str:
 def leaderboard_row(result: dict[str, Any]) -> str:
     """The result's row in the leaderboard tables of docs/benchmark.md: agent, tier (deals), ladder margin,
     the margin against each rung, mean milliseconds per decision over the rungs, and the day it started."""
-    if _held_out(result):
-        raise ValueError("a run on held-out deals is not a leaderboard row: the leaderboard's rows are runs on the "
-                         "suite's deals, which others pair with")
-    if _in_dealer(result):
-        raise ValueError(f"a run with the agent inside the dealer's processes (isolation {result['isolation']}) is "
-                         f"not a leaderboard row: run it with isolation process")
+    _check_row(result)
+    if result.get("track", "ladder") != "ladder":
+        raise ValueError("a run of the reference track is a row of the reference table (reference_row)")
     times = [r["seconds_per_decision"] for r in result["rungs"].values()]
     per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
     cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})", f"**{_interval(result['headline'])}**",

@@ -22,12 +22,12 @@ from hearts_env import __version__
 from hearts_env.agents import SEATED, make_agent, seated_agent
 from hearts_env.arena.game import SeatOptions
 from hearts_env.arena.runner import run_arena
-from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals
+from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals, ladder_check
 from hearts_env.benchmark.report import markdown, plot_ladder
 from hearts_env.benchmark.stats import headline, per_deal, rung_figures
 from hearts_env.benchmark.suite import (
     FORMATS,
-    LADDER_CHECK_DEALS,
+    HEADLINES,
     deals_fingerprint,
     format_seatings,
     get_suite,
@@ -55,7 +55,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
                   jobs: int | None = None, progress: bool = False, isolation: str = "process",
                   rungs: Sequence[str] | None = None, holdout: int | None = None,
                   move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
-                  agent_secret: int | None = None) -> dict[str, Any]:
+                  agent_secret: int | None = None, track: str = "ladder") -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
@@ -83,7 +83,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     deals = the_suite.deals(tier)
     rules = the_suite.rules(preset)
     seatings = format_seatings(format)
-    ladder = the_suite.ladder if rungs is None else tuple(the_suite.rung(name) for name in rungs)
+    ladder = the_suite.opponents(track, rungs)
     if holdout is not None and (isinstance(holdout, bool) or not isinstance(holdout, int) or holdout < 0):
         raise ValueError(f"holdout must be an integer >= 0 (the secret the held-out deals are dealt from; "
                          f"draw_holdout() draws one), got {holdout!r}")
@@ -103,6 +103,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     manifest: dict[str, Any] = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset,
                                 "format": format, "agent": spec, "isolation": isolation,
                                 "move_time_limit": move_time_limit}
+    if track != "ladder":  # a ladder run's manifest stays as it was, so runs begun before tracks resume
+        manifest["track"] = track
     if isolation == "process":
         manifest["seat"] = describe_limits(sandbox)
     if weights is not None:  # resuming with other weights behind the same spec would mix two agents
@@ -143,7 +145,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
                                 isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
                                 agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats)
             check_totals(records)
-            figures[rung.name] = {"spec": rung.spec, **rung_figures(records, deals)}
+            figures[rung.name] = {"spec": rung.spec, **rung_figures(records, deals, opponent_time=track == "reference")}
     except BaseException as e:
         sitting.end(f"stopped: {type(e).__name__}: {e}"[:500])
         raise
@@ -151,7 +153,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         cache_folder.cleanup()
     sitting.end("finished")
     result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
-              "format": format, "format_meaning": FORMATS[format], "agent": spec, "agent_weights": weights,
+              "format": format, "format_meaning": FORMATS[format], "track": track, "agent": spec,
+              "agent_weights": weights,
               "deals": deals, "deal_set": "suite" if holdout is None else "holdout", "seed": seed,
               **({} if holdout is None else {"holdout": holdout}),
               "package_version": __version__, "hardware": hardware(),
@@ -163,8 +166,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
               "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
                          "totals": "every deal's points sum to the rules' total",
                          "deals": deals_check,
-                         "ladder": f"each opponent's play on {LADDER_CHECK_DEALS} deals is the suite's"},
-              "headline": {"name": "ladder margin", **headline(figures)}, "rungs": figures}
+                         "ladder": ladder_check(the_suite, preset, ladder)},
+              "headline": {"name": HEADLINES[track], **headline(figures)}, "rungs": figures}
     if folder is not None:
         (folder / "result.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
         (folder / "result.md").write_text(markdown(result) + "\n")

@@ -124,8 +124,9 @@ def chained_games(records: Sequence[dict[str, Any]], target: int = 100) -> tuple
     return (float(np.mean(shares)) if shares else None), len(shares)
 
 
-def rung_figures(records: Sequence[dict[str, Any]], deals: int) -> dict[str, Any]:
-    """Every figure of one rung (see docs/benchmark.md for each definition)."""
+def rung_figures(records: Sequence[dict[str, Any]], deals: int, opponent_time: bool = False) -> dict[str, Any]:
+    """Every figure of one rung (see docs/benchmark.md for each definition); with ``opponent_time`` (the reference
+    track) the opponent's mean seconds per decision too."""
     agent, opponent = per_deal(records, deals)
     margin = opponent - agent
     seat_games = [(r, seat) for r in records for seat, role in enumerate(roles(r)) if role == AGENT]
@@ -154,8 +155,16 @@ def rung_figures(records: Sequence[dict[str, Any]], deals: int) -> dict[str, Any
         "seconds_per_decision": think / decisions if decisions else None,
         "slowest_decision": max((r["slowest_move_seconds"][seat] for r, seat in clean), default=None),
         "errors": errors, "opponent_errors": opponent_errors,
+        **({"opponent_seconds_per_decision": _opponent_time(records)} if opponent_time else {}),
         "per_deal_margin": [float(m) for m in margin],
     }
+
+
+def _opponent_time(records: Sequence[dict[str, Any]]) -> float | None:
+    """The opponent's seconds per decision over the games no error ended."""
+    seats = [(r, seat) for r in records if r["error"] is None for seat, role in enumerate(roles(r)) if role == OPPONENT]
+    decisions = sum(r["decisions"][seat] for r, seat in seats)
+    return sum(r["think_seconds"][seat] for r, seat in seats) / decisions if decisions else None
 
 
 def headline(rungs: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hearts_env.arena.game import episode_match, play_game, seatings, solo_seatings
@@ -36,11 +37,17 @@ class Suite:
     fingerprints: dict[tuple[str, str], str]
     """(preset, tier) → SHA-256 of the tier's dealt hands: checked before every run, so a machine or a
     NumPy release that dealt other cards is refused instead of producing an incomparable result."""
-    ladder_fingerprints: dict[tuple[str, str], str]
+    ladder_fingerprints: dict[tuple[str, str], str | None]
     """(preset, rung name) → SHA-256 of every card the rung plays as four copies of itself on the first
     :data:`LADDER_CHECK_DEALS` deals (:func:`ladder_fingerprint`): checked before every run, so an
     opponent whose play changed (a new release of its code, a compiled backend that disagrees with the
-    NumPy one) is refused instead of making the ladder another one under the same name."""
+    NumPy one) is refused instead of making the ladder another one under the same name. None: an opponent
+    whose play no seed repeats (:data:`UNREPEATABLE` says why), checked by nothing."""
+    references: tuple[Rung, ...] = ()
+    """The reference track's opponents (``track="reference"``): programs from outside hearts-env that the
+    literature measures against, each as three seats against the agent."""
+    reference_default: tuple[str, ...] = ()
+    """The reference opponents a reference run plays unless named (the others are slower by far)."""
 
     def rules(self, preset: str) -> Rules:
         if preset not in self.presets:
@@ -56,13 +63,42 @@ class Suite:
             raise ValueError(f"suite {self.version} has no tier {tier!r}; it has: {', '.join(self.tiers)}")
         return self.tiers[tier]
 
-    def rung(self, name: str) -> Rung:
-        for rung in self.ladder:
+    def rung(self, name: str, track: str = "ladder") -> Rung:
+        for rung in self.ladder if track == "ladder" else self.references:
             if rung.name == name:
                 return rung
-        raise ValueError(f"suite {self.version} has no opponent {name!r}; its ladder: "
-                         f"{', '.join(r.name for r in self.ladder)}")
+        raise ValueError(f"suite {self.version} has no opponent {name!r} in its {track} track; its opponents: "
+                         f"{', '.join(r.name for r in self.opponents(track, everyone=True))}")
 
+    def opponents(self, track: str, names: Sequence[str] | None = None, everyone: bool = False) -> tuple[Rung, ...]:
+        """The opponents a run of ``track`` plays: the ``names`` given, else the track's default ones (the whole
+        ladder; the references of :attr:`reference_default`), or with ``everyone`` all of the track's."""
+        if track not in TRACKS:
+            raise ValueError(f"track {track!r} is not valid; valid: {', '.join(TRACKS)}")
+        if names is not None:
+            return tuple(self.rung(name, track) for name in names)
+        if track == "ladder":
+            return self.ladder
+        return self.references if everyone else tuple(self.rung(name, track) for name in self.reference_default)
+
+
+TRACKS = {"ladder": "the suite's ladder of bundled opponents, from random play to pimc",
+          "reference": "the programs the literature measures against (xinxin, OpenSpiel's ISMCTS), each as three "
+                       "seats against the agent"}
+
+HEADLINES = {"ladder": "ladder margin", "reference": "reference margin"}
+"""The headline of each track: the agent's margin per deal averaged over the opponents it played."""
+
+UNCHECKED = {"openspiel-ismcts": "no seed repeats its play: OpenSpiel's ISMCTS breaks ties between equally valued "
+                                 "moves in the order of an Abseil hash map, which Abseil salts per table",
+             "xinxin-literature": "the program of xinxin, whose fingerprint checks it; its own would take minutes "
+                                  "(1.3 s a decision)"}
+"""Opponents with no fingerprint, and why."""
+
+XINXIN_OPENSPIEL = "hosted:xinxin(setting='openspiel', uct_num_runs=50, uct_c_val=0.4, iimc_num_worlds=20, " \
+                   "playout_epsilon=0.0, deadline=4.0)"
+XINXIN_LITERATURE = "hosted:xinxin(setting='literature', uct_num_runs=2000, uct_c_val=0.4, iimc_num_worlds=50, " \
+                    "playout_epsilon=0.0, deadline=30.0)"
 
 FORMATS = {"solo": "one agent against three copies of the opponent, in the four rotations",
            "mixed": "the 14 seatings that mix the agent and the opponent (Sturtevant & White 2006)"}
@@ -127,6 +163,10 @@ V1 = Suite(
             Rung("greedy", "greedy"),
             Rung("heuristic", "heuristic"),
             Rung("pimc", "pimc(n=300, policy='heuristic', rank='heuristic', passing='heuristic')")),
+    references=(Rung("xinxin", XINXIN_OPENSPIEL),
+                Rung("openspiel-ismcts", "openspiel-ismcts(simulations=1000, uct_c=2.0, rollouts=1)"),
+                Rung("xinxin-literature", XINXIN_LITERATURE)),
+    reference_default=("xinxin", "openspiel-ismcts"),
     fingerprints={
         ("standard", "smoke"): "3c5f47bdd484a28814c09506d7962da4fc341b8ec1e10997f6b240416137276d",
         ("standard", "quick"): "e3d10676f73f6031328629330b05f58783ef2d874bcec59ff9649e817c1dfa21",
@@ -158,6 +198,12 @@ V1 = Suite(
         ("dutch", "greedy"): "c39fea0477aa171b855ff793f855cdd915f1d9511685e058fa3e6d1b9304cf4e",
         ("dutch", "heuristic"): "26bc2adab9260b5d793eeb420455ee2d4ba79c8287edd67d4a4974f2ca110352",
         ("dutch", "pimc"): "ea1363cf37c82b6bc2ff137cdc2ea6cd9e7f8121624dc2aac0f497a7a0ffc23d",
+        ("openspiel", "xinxin"): "482d0ac206eabc1cb326dee397889253829431ae6439b2271beefec3b10306cd",
+        ("standard", "xinxin"): "a417d4d5c1dcf3906f6eacb3a1c6fe974370caec5e38d5275894365f69b01927",
+        ("openspiel", "xinxin-literature"): None,
+        ("standard", "xinxin-literature"): None,
+        ("openspiel", "openspiel-ismcts"): None,
+        ("standard", "openspiel-ismcts"): None,
     },
 )
 

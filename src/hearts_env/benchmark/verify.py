@@ -25,7 +25,7 @@ from hearts_env.arena.runner import check_record, read_records
 from hearts_env.benchmark.report import markdown
 from hearts_env.benchmark.runner import played_spec
 from hearts_env.benchmark.stats import headline, rung_figures
-from hearts_env.benchmark.suite import deals_fingerprint, format_seatings, get_suite, holdout_seeds
+from hearts_env.benchmark.suite import HEADLINES, TRACKS, deals_fingerprint, format_seatings, get_suite, holdout_seeds
 from hearts_env.rules import make_rules
 
 PACKED_SUFFIX = ".records.xz"
@@ -173,11 +173,14 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
         if published is not None and deals_fingerprint(rules, seed, deals) != published:
             _fail("this installation deals other cards than the suite published")
     played = _played_spec(result)
+    track = result.get("track", "ladder")  # results from before tracks are ladder runs
+    if track not in TRACKS:
+        _fail(f"the result names no track of the benchmark ({track!r})")
     for name, rung in result["rungs"].items():
         try:
-            expected = suite.rung(name).spec
+            expected = suite.rung(name, track).spec
         except ValueError:
-            _fail(f"the result has a rung {name!r} that suite {suite.version}'s ladder has not")
+            _fail(f"the result has a rung {name!r} that suite {suite.version}'s {track} track has not")
         if rung["spec"] != expected:
             _fail(f"rung {name} played {rung['spec']!r}, not the suite's {expected!r}")
         games = records.get(name, [])
@@ -200,12 +203,12 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
             missing = sorted(wanted - seen)[:3]
             extra = sorted(seen - wanted)[:3]
             _fail(f"rung {name}: the records are not the tier's games (missing {missing}, extra {extra})")
-        figures = {"spec": rung["spec"], **rung_figures(games, deals)}
+        figures = {"spec": rung["spec"], **rung_figures(games, deals, opponent_time=track == "reference")}
         for figure, value in figures.items():
             if not _same(rung.get(figure), value):
                 _fail(f"rung {name}: {figure} is {rung.get(figure)!r:.80} in the result, {value!r:.80} from the "
                       f"records")
-    expected_headline = {"name": "ladder margin", **headline(result["rungs"])}
+    expected_headline = {"name": HEADLINES[track], **headline(result["rungs"])}
     if not _same(result["headline"], expected_headline):
         _fail(f"the headline {result['headline']!r:.80} is not the rungs' {expected_headline!r:.80}")
 
