@@ -14,7 +14,7 @@ from hearts_env.views import SeatView
 
 
 @pytest.mark.parametrize("preset", ["standard", "openspiel", "sturtevant", "dutch"])
-@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "moon-seeker", "queen-dumper"])
 def test_bundled_agents_only_play_legal_cards(preset, spec):
     rules = make_rules(preset)
     for seed in range(25):
@@ -213,3 +213,41 @@ def test_paper_greedy_leads_hearts_once_hearts_were_played_or_its_lowest_card_is
     assert GreedyAgent(paper=True).act(view) == card_id("KH")  # its lowest card is 2♥: hearts allowed, highest
     with pytest.raises(ValueError, match="paper"):
         GreedyAgent(paper="yes")
+
+
+def test_the_moon_seeker_passes_its_lowest_cards_and_leads_high_while_the_moon_is_alive():
+    hand = "QS 2S AH KH 5C 6C 7C 8D 9D TD JD 3H 4H"
+    others = [c for c in range(52) if c not in {card_id(x) for x in hand.split()}]
+    random.Random(1).shuffle(others)
+    deal = Deal.from_hands("standard", [hand, others[:13], others[13:26], others[26:39]], pass_direction="left")
+    seeker = make_agent("moon-seeker")
+    passed = []
+    for _ in range(3):
+        passed.append(_act(seeker, SeatView.of(deal, 0)))
+        deal.apply(passed[-1])
+    assert sorted(passed) == sorted(card_id(x) for x in ("2S", "3H", "4H"))  # the lowest: they win no trick
+
+
+def test_the_moon_seeker_plays_as_heuristic_once_the_moon_is_gone():
+    deal = _deal_with({0: "2H AS KS AD", 1: "AH 3C", 2: "3H 4C", 3: "4H 5C"}, dealer=3)  # sturtevant: seat 0 leads
+    seeker = make_agent("moon-seeker")
+    assert _act(seeker, SeatView.of(deal, 0)) in (card_id("AS"), card_id("AD"))  # the moon is alive: lead high
+    deal.apply_all(["2H", "AH", "3H", "4H"])  # seat 1 took hearts: the moon is gone
+    deal.apply_all(["3C", "4C", "5C"])
+    view = SeatView.of(deal, 0)
+    assert _act(seeker, view) == _act(HeuristicAgent(), view)
+
+
+def test_the_queen_dumper_keeps_the_queen_when_passing_and_drops_it_on_a_higher_spade():
+    hand = "QS 2S AH KH 5C 6C 7C 8D 9D TD JD 3H 4H"  # heuristic passes this unguarded queen
+    others = [c for c in range(52) if c not in {card_id(x) for x in hand.split()}]
+    random.Random(0).shuffle(others)
+    deal = Deal.from_hands("standard", [hand, others[:13], others[13:26], others[26:39]], pass_direction="left")
+    assert _act(make_agent("queen-dumper"), SeatView.of(deal, 0)) != card_id("QS")
+    deal = _deal_with({0: "KS", 1: "QS 3S"}, dealer=3)
+    deal.apply_all(["KS"])
+    assert _act(make_agent("queen-dumper"), SeatView.of(deal, 1)) == card_id("QS")
+    assert _act(HeuristicAgent(), SeatView.of(deal, 1)) == card_id("QS")  # heuristic too: under the king
+    deal = _deal_with({0: "5S", 1: "QS 3S"}, dealer=3)
+    deal.apply_all(["5S"])
+    assert _act(make_agent("queen-dumper"), SeatView.of(deal, 1)) == card_id("3S")  # the queen would win: kept

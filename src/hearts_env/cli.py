@@ -38,6 +38,7 @@ from hearts_env.benchmark import (
     markdown,
     run_benchmark,
 )
+from hearts_env.benchmark.exploit import PROBES, format_probes, run_probes
 from hearts_env.benchmark.runner import ISOLATION as BENCHMARK_ISOLATION
 from hearts_env.benchmark.runner import MOVE_TIME_LIMIT
 from hearts_env.benchmark.suite import TRACKS
@@ -462,6 +463,18 @@ POOL_COMMANDS = ("arena", "benchmark")
 worker that died raises and is reported as a dead worker, instead of killing the run silently."""
 
 
+def _exploit(args: argparse.Namespace) -> int:
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            result = run_probes(args.spec, probes=args.probes, tier=args.tier, preset=args.rules, jobs=args.jobs,
+                                out=args.out, resume=args.resume, progress=not args.json)
+    except (ValueError, FileExistsError, ImportError, WorkerDied, SandboxError) as e:
+        print(f"hearts-env exploit: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=1) if args.json else format_probes(result))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hearts-env", description="Hearts for reinforcement learning.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -535,6 +548,20 @@ def main(argv: list[str] | None = None) -> int:
     benchmark.add_argument("--allow-errors", action="store_true", help="exit 0 even if the agent's errors ended games")
     benchmark.add_argument("--json", action="store_true", help="print the result (or comparison) as JSON")
     benchmark.set_defaults(func=_benchmark)
+
+    exploit_help = ("how much a seat pressing one weakness gains against three seats of an agent: the probes "
+                    "moon-seeker and queen-dumper on the suite's duplicate deals (docs/reference.md)")
+    exploit = sub.add_parser("exploit", help=exploit_help, description=exploit_help, formatter_class=defaults)
+    exploit.add_argument("spec", help="the agent spec probed (played from a sandboxed program of its own)")
+    exploit.add_argument("--probes", nargs="+", default=list(PROBES), choices=list(PROBES), help="the probes played")
+    exploit.add_argument("--tier", default="quick", help="the suite's deals: " + ", ".join(
+        f"{tier} {deals:,}" for tier, deals in v1.tiers.items()))
+    exploit.add_argument("--rules", default="standard", help="the suite's rules preset: " + ", ".join(v1.presets))
+    exploit.add_argument("--out", help="folder for the records and result.json")
+    exploit.add_argument("--resume", action="store_true", help="continue the run in --out")
+    exploit.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
+    exploit.add_argument("--json", action="store_true", help="print the result as JSON")
+    exploit.set_defaults(func=_exploit)
 
     play = sub.add_parser("play", help="play one seat in the terminal against agents", formatter_class=defaults)
     play.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat")

@@ -194,7 +194,7 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    from hearts_env.agents import basic  # noqa: F401  (registers random, greedy, heuristic)
+    from hearts_env.agents import basic, probes  # noqa: F401  (register random, greedy, heuristic; the probes)
 
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name not in _REGISTRY:

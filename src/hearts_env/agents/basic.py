@@ -60,7 +60,7 @@ class GreedyAgent(Agent):
         c = tables_of(view.rules)
         legal = list(iter_cards(view.legal))
         if view.phase.name == "PASS":
-            return max(legal, key=lambda card: _pass_danger(card, view.hand, c, guard=False))
+            return max(legal, key=lambda card: pass_danger(card, view.hand, c, guard=False))
         qs_out = not (view.played >> c.qs) & 1
         if not view.trick:
             safe = [card for card in legal if c.suit_of(card) != HEARTS] or legal
@@ -91,7 +91,7 @@ def _lowest_only_in_hearts(hand: int, c: RuleTables) -> bool:
     return all(c.suit_of(card) == HEARTS for card in iter_cards(hand) if c.rank_of(card) == low)
 
 
-def _pass_danger(card: int, hand: int, c: RuleTables, guard: bool) -> float:
+def pass_danger(card: int, hand: int, c: RuleTables, guard: bool) -> float:
     """How much a card wants to be passed (higher = pass first)."""
     suit, rank = c.suit_of(card), c.rank_of(card)
     score = float(rank)
@@ -127,7 +127,7 @@ class HeuristicAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         if view.phase.name == "PASS":
-            return max(legal, key=lambda card: _pass_danger(card, view.hand & ~view.passed, c, guard=True))
+            return max(legal, key=lambda card: pass_danger(card, view.hand & ~view.passed, c, guard=True))
         if self.shoot and self._strong_enough(view, c) and not any(
                 view.taken[s] & c.penalty_cards for s in range(4) if s != view.seat):  # nobody else holds a point
             return self._shoot(view, legal, c)

@@ -20,7 +20,8 @@ def resolution(sd: float | None, deals: int) -> float | None:
     return None if sd is None else 1.96 * sd / math.sqrt(deals)
 
 
-def _interval(figure: dict[str, Any]) -> str:
+def format_interval(figure: dict[str, Any]) -> str:
+    """``+m.mm [+lo, +hi]``: a paired figure's mean and 95% interval (the mean alone below two deals)."""
     if figure["ci95"] is None:  # too few deals
         return f"{figure['mean']:+.2f}"
     lo, hi = figure["ci95"]
@@ -39,7 +40,7 @@ def markdown(result: dict[str, Any]) -> str:
     reference = result.get("track") == "reference"
     lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}"
              f"{', reference track' if reference else ''}): `{result['agent']}`", "",
-             f"**{h['name'].capitalize()}: {_interval(h)}** points per deal (95% bootstrap interval over "
+             f"**{h['name'].capitalize()}: {format_interval(h)}** points per deal (95% bootstrap interval over "
              f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
              f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
              "| opponent | agent pts/deal | opponent pts/deal | margin, 95% | Wilcoxon p | matchpoints | wins/deal "
@@ -52,8 +53,9 @@ def markdown(result: dict[str, Any]) -> str:
             f"{1000 * r['seconds_per_decision']:.2f} ({1000 * r['slowest_decision']:.0f})"
         games = "-" if not r["games"] else f"{r['win_rate_game']:.1%} ({r['games']})"
         qs = "-" if r["qs_taken"] is None else f"{r['qs_taken']:.1%}"
-        lines.append(f"| {name} | {r['agent_points']:.3f} | {r['opponent_points']:.3f} | {_interval(r['margin'])} | "
-                     f"{_p(r['margin'])} | {r['matchpoints']:.3f} | {r['win_rate_deal']:.1%} | {games} | "
+        lines.append(f"| {name} | {r['agent_points']:.3f} | {r['opponent_points']:.3f} | "
+                     f"{format_interval(r['margin'])} | {_p(r['margin'])} | {r['matchpoints']:.3f} | "
+                     f"{r['win_rate_deal']:.1%} | {games} | "
                      f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |"
                      + (f" {_ms(r.get('opponent_seconds_per_decision'))} |" if reference else ""))
     smallest = resolution(h["sd"], h["deals"])
@@ -96,7 +98,7 @@ def reference_row(result: dict[str, Any]) -> str:
         raise ValueError("a reference row is a run of the reference track (track='reference', --track reference)")
     cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})"]
     for r in result["rungs"].values():
-        cells += [_interval(r["margin"]), f"{r['moons_shot']} / {r['moons_suffered']}",
+        cells += [format_interval(r["margin"]), f"{r['moons_shot']} / {r['moons_suffered']}",
                   f"{_ms(r['seconds_per_decision'])} / {_ms(r.get('opponent_seconds_per_decision'))}"]
     return "| " + " | ".join([*cells, result["started"][:10]]) + " |"
 
@@ -136,8 +138,9 @@ def leaderboard_row(result: dict[str, Any]) -> str:
         raise ValueError("a run of the reference track is a row of the reference table (reference_row)")
     times = [r["seconds_per_decision"] for r in result["rungs"].values()]
     per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
-    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})", f"**{_interval(result['headline'])}**",
-             *(_interval(r["margin"]) for r in result["rungs"].values()), per_move, result["started"][:10]]
+    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})",
+             f"**{format_interval(result['headline'])}**",
+             *(format_interval(r["margin"]) for r in result["rungs"].values()), per_move, result["started"][:10]]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -238,5 +241,5 @@ def format_compare(c: dict[str, Any]) -> str:
              f"| opponent | A − B, 95% | {test} | deals |", "|---|---|---|---|"]
     for name, f in [*c["rungs"].items(), ("ladder", c["ladder"])]:
         deals = f["deals"] if c["paired"] else " / ".join(map(str, f["deals"]))
-        lines.append(f"| {name} | {_interval(f)} | {_p(f)} | {deals} |")
+        lines.append(f"| {name} | {format_interval(f)} | {_p(f)} | {deals} |")
     return "\n".join(lines)

@@ -178,7 +178,7 @@ def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leade
 
 
 def _pass_choice(legal, hand, guard, rps, qs_bit, ks_bit, as_bit, hearts_m, spades_m, suit0):
-    """The most dangerous legal card to pass, as ``hearts_env.agents.basic._pass_danger`` scores it:
+    """The most dangerous legal card to pass, as ``hearts_env.agents.basic.pass_danger`` scores it:
     ``guard=False`` is ``greedy``'s (Q♠, then A♠/K♠, then hearts, by rank); ``guard=True`` is
     ``heuristic``'s, which keeps high spades guarded by three low ones in ``hand`` (the cards not yet
     chosen) and voids a short minor suit."""
