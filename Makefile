@@ -35,10 +35,10 @@ sandbox-tool:
 # into or shipped in the Apache-2.0 wheel. Upstream's own flags (-O3, asserts on); g++ from the system.
 CXX ?= g++
 XINXIN_SOURCES := $(filter-out third_party/xinxin/main.cpp,$(wildcard third_party/xinxin/*.cpp))
-XINXIN_OBJECTS := $(patsubst third_party/xinxin/%.cpp,build/xinxin/obj/%.o,$(XINXIN_SOURCES))
-XINXIN := build/xinxin/xinxin_driver
+XINXIN_OBJECTS := $(patsubst third_party/xinxin/%.cpp,reference/xinxin/build/obj/%.o,$(XINXIN_SOURCES))
+XINXIN := reference/xinxin/build/xinxin_driver
 
-build/xinxin/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/xinxin/*.h)
+reference/xinxin/build/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/xinxin/*.h)
 	@mkdir -p $(@D)
 	$(CXX) -std=c++11 -O3 -w -c $< -o $@
 
@@ -64,7 +64,7 @@ lint: $(VENV)/.test
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) .venv-* build dist *.egg-info src/*.egg-info
+	rm -rf $(VENV) .venv-* build dist *.egg-info src/*.egg-info reference/xinxin/build
 
 # The page of `hearts-env serve` in a real browser (tests/browser, CI): Debian's Chromium, installed with
 # apt-get when missing (Playwright downloads no browser), driven by Playwright for Python.
@@ -115,7 +115,7 @@ docs: .venv-docs/.installed
 test-wheel: $(VENV)/.created
 	rm -rf dist .venv-wheel
 	$(PY) -m pip install -q -c constraints.txt build twine
-	$(PY) -m build --outdir dist . > /dev/null
+	cd /tmp && $(CURDIR)/$(PY) -m build --outdir $(CURDIR)/dist $(CURDIR) > /dev/null  # not from here: ./build would shadow the module
 	$(PY) -m twine check --strict dist/*
 	$(PY) tests/wheel/no_gpl.py dist
 	$(PYTHON) -m venv .venv-wheel

@@ -367,3 +367,22 @@ def test_unknown_tracks_and_opponents_are_refused_in_one_line():
     with pytest.raises(ValueError, match="no opponent 'pimc' in its reference track; its opponents: xinxin, "
                                          "openspiel-ismcts, xinxin-literature"):
         run_benchmark("greedy", tier="smoke", track="reference", rungs=["pimc"])
+
+
+def test_the_distribution_check_finds_gpl_code_in_a_wheel(tmp_path, capsys):
+    """`make test-wheel` runs tests/wheel/no_gpl.py on the built wheel and sdist: it must catch xinxin in one."""
+    import importlib.util
+    import zipfile
+
+    spec = importlib.util.spec_from_file_location("no_gpl", Path(__file__).parent / "wheel" / "no_gpl.py")
+    no_gpl = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(no_gpl)
+    with zipfile.ZipFile(tmp_path / "hearts_env-0-py3-none-any.whl", "w") as wheel:
+        wheel.writestr("hearts_env/reference/xinxin.py", "")  # ours, Apache-2.0: allowed
+    assert no_gpl.main(str(tmp_path)) == 0
+    with zipfile.ZipFile(tmp_path / "other-0-py3-none-any.whl", "w") as wheel:
+        wheel.writestr("third_party/xinxin/Hearts.cpp", "")
+    assert no_gpl.main(str(tmp_path)) == 1
+    err = capsys.readouterr().err
+    assert "GPL code in a distribution: other-0-py3-none-any.whl: third_party/xinxin/Hearts.cpp" in err
+    assert no_gpl.main(str(tmp_path / "missing")) == 2

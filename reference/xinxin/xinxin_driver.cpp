@@ -1,7 +1,7 @@
 // xinxin_driver: one decision of xinxin (Nathan Sturtevant's Hearts program, third_party/xinxin) per request line.
 //
 // Copyright 2026 the hearts-env authors. This program links xinxin, which is GPL-3.0, so it is GPL-3.0 too
-// (reference/xinxin/COPYING). It is built by `make xinxin` into build/xinxin/ and is never part of the
+// (reference/xinxin/COPYING). It is built by `make xinxin` into reference/xinxin/build/ and is never part of the
 // Apache-2.0 hearts-env wheel; hearts-env talks to it only through pipes (hearts_env.reference.xinxin, a seat
 // program of the hearts-bench seat protocol).
 //

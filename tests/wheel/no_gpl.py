@@ -16,6 +16,9 @@ def names(path: Path) -> list[str]:
 
 
 def main(folder: str) -> int:
+    if not Path(folder).is_dir():
+        print(f"no_gpl.py: {folder} is not a folder of built distributions", file=sys.stderr)
+        return 2
     found = [f"{path.name}: {name}" for path in sorted(Path(folder).iterdir()) if path.suffix in (".whl", ".gz")
              for name in names(path) if any(word in name for word in FORBIDDEN)]
     for line in found:

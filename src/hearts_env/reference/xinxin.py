@@ -3,7 +3,7 @@
 xinxin is Nathan Sturtevant's Hearts program (PIMC over UCT; github.com/nathansttt/hearts, GPL-3.0), the bot
 OpenSpiel wraps as ``XinxinBot`` and the literature measures against. hearts-env never links it: ``make xinxin``
 builds an unmodified copy of it (``third_party/xinxin``) with a small GPL-3.0 driver (``reference/xinxin``) into
-``build/xinxin/xinxin_driver``, an executable that answers one decision per line over pipes. Neither is in the
+``reference/xinxin/build/xinxin_driver``, an executable that answers one decision per line over pipes. Neither is in the
 Apache-2.0 wheel. This module is the hearts-env side:
 
 - :class:`XinxinAgent` turns the seat's view into a request to the driver: a full deal *consistent with the
@@ -42,7 +42,8 @@ from hearts_env.views import SeatView
 from hearts_env.worlds import sample_history
 
 DRIVER_ENV = "HEARTS_ENV_XINXIN"
-"""Environment variable naming the driver executable (default: ``build/xinxin/xinxin_driver`` of the checkout)."""
+"""Environment variable naming the driver executable (default: ``reference/xinxin/build/xinxin_driver`` of the
+checkout)."""
 
 DEADLINES = {"openspiel": 4.0, "upstream": 10.0, "literature": 30.0}
 """Seconds per request of each setting (about 15× its median time a decision here): a request the driver has not
@@ -164,7 +165,7 @@ def request_line(seed: int, bits: int, view: SeatView, world: World) -> str:
 
 
 def find_driver() -> Path:
-    """The driver executable: ``$HEARTS_ENV_XINXIN``, else ``build/xinxin/xinxin_driver`` of the checkout this
+    """The driver executable: ``$HEARTS_ENV_XINXIN``, else ``reference/xinxin/build/xinxin_driver`` of the checkout this
     package runs from, else of the working folder."""
     named = os.environ.get(DRIVER_ENV)
     if named:
@@ -172,8 +173,8 @@ def find_driver() -> Path:
         if not (path.is_file() and os.access(path, os.X_OK)):
             raise AgentError(f"{DRIVER_ENV}={named}: no executable file there")
         return path.resolve()
-    candidates = [Path(__file__).resolve().parents[3] / "build" / "xinxin" / "xinxin_driver",
-                  Path.cwd() / "build" / "xinxin" / "xinxin_driver"]
+    candidates = [root / "reference" / "xinxin" / "build" / "xinxin_driver"
+                  for root in (Path(__file__).resolve().parents[3], Path.cwd())]
     for path in candidates:
         if path.is_file() and os.access(path, os.X_OK):
             return path
