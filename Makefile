@@ -43,7 +43,7 @@ reference/xinxin/build/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/
 	$(CXX) -std=c++11 -O3 -w -c $< -o $@
 
 $(XINXIN): reference/xinxin/xinxin_driver.cpp $(XINXIN_OBJECTS)
-	$(CXX) -std=c++11 -O3 -Wall -Ithird_party/xinxin -o $@ $^ -lpthread
+	$(CXX) -std=c++11 -O3 -Wall -isystem third_party/xinxin -o $@ $^ -lpthread
 
 xinxin: $(XINXIN)
 
