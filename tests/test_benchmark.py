@@ -49,7 +49,7 @@ def test_the_suite_deals_are_a_pure_function_of_version_preset_and_index():
     assert v1.seed("standard") == 1681062731  # crc32("hearts-bench/v1/standard"): published, never to change
     assert len({v1.seed(p) for p in v1.presets}) == len(v1.presets)
     for (preset, tier), published in v1.fingerprints.items():
-        if v1.deals(tier) <= 200:
+        if v1.deals(tier) <= 1000:
             assert deals_fingerprint(v1.rules(preset), v1.seed(preset), v1.deals(tier)) == published, (preset, tier)
     assert ("standard", "full") in v1.fingerprints and len(v1.fingerprints) == len(v1.presets) * len(v1.tiers)
     code = ("from hearts_env.benchmark.suite import V1, deals_fingerprint; "
@@ -66,7 +66,7 @@ def test_every_tier_is_balanced_over_pass_directions():
 def test_unknown_suite_tier_preset_format_and_rung_are_refused_by_name():
     with pytest.raises(ValueError, match="published suites: v1"):
         get_suite("v0")
-    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, quick, full"):
+    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, quick, mid, full"):
         run_benchmark("random", tier="huge")
     with pytest.raises(ValueError, match="no rules preset 'black_maria'"):
         run_benchmark("random", preset="black_maria")
