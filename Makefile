@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: demo test bench lint clean test-wheel docs sandbox-tool xinxin
+.PHONY: demo test bench lint clean test-wheel docs sandbox-tool xinxin compiler
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,7 @@ XINXIN_SOURCES := $(filter-out third_party/xinxin/main.cpp,$(wildcard third_part
 XINXIN_OBJECTS := $(patsubst third_party/xinxin/%.cpp,reference/xinxin/build/obj/%.o,$(XINXIN_SOURCES))
 XINXIN := reference/xinxin/build/xinxin_driver
 
-reference/xinxin/build/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/xinxin/*.h)
+reference/xinxin/build/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/xinxin/*.h) | compiler
 	@mkdir -p $(@D)
 	$(CXX) -std=c++11 -O3 -w -c $< -o $@
 
@@ -46,6 +46,10 @@ $(XINXIN): reference/xinxin/xinxin_driver.cpp $(XINXIN_OBJECTS)
 	$(CXX) -std=c++11 -O3 -Wall -isystem third_party/xinxin -o $@ $^ -lpthread
 
 xinxin: $(XINXIN)
+
+# g++ from the system's packages, installed with apt-get where missing (CI machines have it).
+compiler:
+	@command -v $(CXX) >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq g++ > /dev/null)
 
 test: $(VENV)/.test sandbox-tool xinxin
 	$(VENV)/bin/ruff check .
