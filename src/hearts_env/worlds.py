@@ -34,6 +34,7 @@ the seat passed and received exactly what it did — for programs that replay a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -190,15 +191,8 @@ def sample_world(view: SeatView, rng: np.random.Generator) -> Deal:
     if view.phase == Phase.PASS:
         _check_passing_seat(view)
         return _pass_world(view, sample_hands(view, rng), rng.random((view.seat, view.rules.deck_obj.hand_size)))
-    hands = sample_hands(view, rng)
-    for _ in range(MAX_ATTEMPTS):
-        start = [hands[s] | view.played_by[s] for s in range(4)]  # hands after the exchange, before any play
-        world = Deal.from_hands(rules, start, pass_direction="hold", dealer=view.dealer, game_scores=view.game_scores)
-        try:
-            return world.apply_all(view.plays)
-        except IllegalActionError:  # a rarer inference (e.g. first-trick discards) ruled this world out
-            hands = sample_hands(view, rng)
-    raise ValueError(f"no world consistent with the plays found in {MAX_ATTEMPTS} samples")
+    return _replayed(view, rng, lambda after: Deal.from_hands(rules, after, pass_direction="hold", dealer=view.dealer,
+                                                              game_scores=view.game_scores))
 
 
 MAX_ATTEMPTS = 200
@@ -213,24 +207,35 @@ def sample_history(view: SeatView, rng: np.random.Generator) -> Deal:
     (tests/test_worlds.py)."""
     if view.phase == Phase.PASS:
         return sample_world(view, rng)
-    offset = view.pass_direction
-    me = view.seat
+    return _replayed(view, rng, lambda after: _with_passes(view, after, rng))
+
+
+def _with_passes(view: SeatView, after: list[int], rng: np.random.Generator) -> Deal:
+    """The deal that reaches the hands ``after`` the exchange: the seat's own passes and received cards as they
+    were, every other pass drawn among the cards its receiver holds after the exchange, the passes applied."""
+    offset, me = view.pass_direction, view.seat
+    passes = {me: view.passed, (me - offset) % 4: view.received} if offset else {s: 0 for s in range(4)}
+    for seat in range(4):
+        if seat not in passes:
+            held = _bits(after[(seat + offset) % 4])
+            passes[seat] = sum(1 << held[k] for k in rng.choice(len(held), view.rules.pass_count, replace=False))
+    dealt = [after[s] & ~passes[(s - offset) % 4] | passes[s] for s in range(4)]
+    world = Deal.from_hands(view.rules, dealt, pass_direction=offset, dealer=view.dealer, game_scores=view.game_scores)
+    for seat in range(4) if offset else ():
+        for card in _bits(passes[seat]):
+            world.apply(card)
+    return world
+
+
+def _replayed(view: SeatView, rng: np.random.Generator, start: Callable[[list[int]], Deal]) -> Deal:
+    """A world of the play phase: each try draws the hands after the exchange (:func:`sample_hands` plus what each
+    seat has played), builds the deal ``start`` makes of them and replays the plays; a world in which a play is
+    illegal (a rarer inference, e.g. first-trick discards, ruled it out) is redrawn."""
     for _ in range(MAX_ATTEMPTS):
-        after = [hand | played for hand, played in zip(sample_hands(view, rng), view.played_by)]  # after the exchange
-        passes = {me: view.passed, (me - offset) % 4: view.received} if offset else {s: 0 for s in range(4)}
-        for seat in range(4):
-            if seat not in passes:  # a pass the seat never saw: cards its receiver held after the exchange
-                held = _bits(after[(seat + offset) % 4])
-                passes[seat] = sum(1 << held[k] for k in rng.choice(len(held), view.rules.pass_count, replace=False))
-        dealt = [after[s] & ~passes[(s - offset) % 4] | passes[s] for s in range(4)]
-        world = Deal.from_hands(view.rules, dealt, pass_direction=offset, dealer=view.dealer,
-                                game_scores=view.game_scores)
+        after = [hand | played for hand, played in zip(sample_hands(view, rng), view.played_by)]
         try:
-            for seat in range(4) if offset else ():
-                for card in _bits(passes[seat]):
-                    world.apply(card)
-            return world.apply_all(view.plays)
-        except IllegalActionError:  # a rarer inference (e.g. first-trick discards) ruled this world out
+            return start(after).apply_all(view.plays)
+        except IllegalActionError:
             continue
     raise ValueError(f"no world consistent with the plays found in {MAX_ATTEMPTS} samples")
 

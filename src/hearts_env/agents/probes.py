@@ -17,49 +17,54 @@ from hearts_env.agents import register_agent
 from hearts_env.agents.basic import HeuristicAgent, pass_danger
 from hearts_env.cards import HEARTS, SPADES, iter_cards
 from hearts_env.engine import Phase
-from hearts_env.tables import tables_of
+from hearts_env.tables import RuleTables, tables_of
 from hearts_env.views import SeatView
 
 
-class MoonSeekerAgent(HeuristicAgent):
+class _Probe(HeuristicAgent):
+    """``heuristic`` with no parameters, except at the decisions where :meth:`press` returns a card."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def act(self, view: SeatView) -> int:
+        c = tables_of(view.rules)
+        legal = list(iter_cards(view.legal))
+        if len(legal) == 1:
+            return legal[0]
+        card = self.press(view, legal, c)
+        return super().act(view) if card is None else card
+
+    def press(self, view: SeatView, legal: list[int], c: RuleTables) -> int | None:
+        """The probe's own card at this decision, or None to play as ``heuristic``."""
+        raise NotImplementedError
+
+
+class MoonSeekerAgent(_Probe):
     """Tries to shoot the moon in every deal (see the module docstring)."""
 
     name = "moon-seeker"
 
-    def __init__(self) -> None:
-        super().__init__()
-
-    def act(self, view: SeatView) -> int:
-        c = tables_of(view.rules)
-        legal = list(iter_cards(view.legal))
-        if len(legal) == 1:
-            return legal[0]
+    def press(self, view: SeatView, legal: list[int], c: RuleTables) -> int | None:
         if view.phase == Phase.PASS:  # keep the high cards (of equal ranks, pass a heart last)
             return min(legal, key=lambda card: (c.rank_of(card), c.suit_of(card) == HEARTS))
         if any(view.taken[s] & c.scoring_cards for s in range(4) if s != view.seat):  # the moon is gone
-            return super().act(view)
+            return None
         return self._shoot(view, legal, c)
 
 
-class QueenDumperAgent(HeuristicAgent):
+class QueenDumperAgent(_Probe):
     """Tries to hand Q♠ to the other seats (see the module docstring)."""
 
     name = "queen-dumper"
 
-    def __init__(self) -> None:
-        super().__init__()
-
-    def act(self, view: SeatView) -> int:
-        c = tables_of(view.rules)
-        legal = list(iter_cards(view.legal))
-        if len(legal) == 1:
-            return legal[0]
+    def press(self, view: SeatView, legal: list[int], c: RuleTables) -> int | None:
         if view.phase == Phase.PASS:
             keep = [card for card in legal if card != c.qs] or legal
             return max(keep, key=lambda card: pass_danger(card, view.hand & ~view.passed, c, guard=True))
         if c.qs in legal and view.trick and (c.suit_of(view.trick[0]) != SPADES or view.winning_card > c.qs):
             return c.qs  # it cannot win this trick: whoever does takes the queen
-        return super().act(view)
+        return None
 
 
 register_agent("moon-seeker", MoonSeekerAgent)

@@ -132,8 +132,6 @@ def rung_figures(records: Sequence[dict[str, Any]], deals: int, opponent_time: b
     seat_games = [(r, seat) for r in records for seat, role in enumerate(roles(r)) if role == AGENT]
     clean = [(r, seat) for r, seat in seat_games if r["error"] is None]
     wins = [1 / len(r["winners"]) if seat in r["winners"] else 0.0 for r, seat in seat_games]
-    think = sum(r["think_seconds"][seat] for r, seat in clean)
-    decisions = sum(r["decisions"][seat] for r, seat in clean)
     game_wins, games = chained_games(records)
     takers = {(r["seating_index"], r["deal"]): qs_taker(r) for r in records if r["error"] is None}  # one replay each
     errors: dict[str, int] = {}
@@ -152,17 +150,17 @@ def rung_figures(records: Sequence[dict[str, Any]], deals: int, opponent_time: b
         "moons_suffered": sum(1 for r, seat in clean for m in r["moons"] if m != seat),
         "qs_taken": float(np.mean([takers[r["seating_index"], r["deal"]] == seat for r, seat in clean]))
         if clean else None,
-        "seconds_per_decision": think / decisions if decisions else None,
+        "seconds_per_decision": _seconds_per_decision(records, AGENT),
         "slowest_decision": max((r["slowest_move_seconds"][seat] for r, seat in clean), default=None),
         "errors": errors, "opponent_errors": opponent_errors,
-        **({"opponent_seconds_per_decision": _opponent_time(records)} if opponent_time else {}),
+        **({"opponent_seconds_per_decision": _seconds_per_decision(records, OPPONENT)} if opponent_time else {}),
         "per_deal_margin": [float(m) for m in margin],
     }
 
 
-def _opponent_time(records: Sequence[dict[str, Any]]) -> float | None:
-    """The opponent's seconds per decision over the games no error ended."""
-    seats = [(r, seat) for r in records if r["error"] is None for seat, role in enumerate(roles(r)) if role == OPPONENT]
+def _seconds_per_decision(records: Sequence[dict[str, Any]], role: int) -> float | None:
+    """The seconds per decision of the seats of ``role`` over the games no error ended."""
+    seats = [(r, seat) for r in records if r["error"] is None for seat, who in enumerate(roles(r)) if who == role]
     decisions = sum(r["decisions"][seat] for r, seat in seats)
     return sum(r["think_seconds"][seat] for r, seat in seats) / decisions if decisions else None
 

@@ -42,7 +42,7 @@ class Suite:
     :data:`LADDER_CHECK_DEALS` deals (:func:`ladder_fingerprint`): checked before every run, so an
     opponent whose play changed (a new release of its code, a compiled backend that disagrees with the
     NumPy one) is refused instead of making the ladder another one under the same name. None: an opponent
-    whose play no seed repeats (:data:`UNREPEATABLE` says why), checked by nothing."""
+    with no fingerprint (:data:`UNCHECKED` says why), checked by nothing."""
     references: tuple[Rung, ...] = ()
     """The reference track's opponents (``track="reference"``): programs from outside hearts-env that the
     literature measures against, each as three seats against the agent."""
