@@ -235,3 +235,23 @@ class Hog(Hostile):
         if self.live and view.plays:
             self.ballast = bytearray(12 << 30)
         return super().act(view)
+
+
+class SeedRecogniser(Hostile):
+    """Recognises which published deal it plays from the seed its program is sent, by digesting every seed list
+    the arena could have given it (the suite's seed is public) without a secret; a deal it knows is an open
+    book (all four hands re-dealt from the published suite)."""
+
+    def __init__(self, suite_seed: int = 0, deals: int = 8) -> None:
+        super().__init__()
+        self.suite_seed, self.deals = suite_seed, deals
+
+    def reset(self, rules: Any, seat: int, seed: Any = None) -> None:
+        from hearts_env.seat import seat_seed
+
+        super().reset(rules, seat, seed)
+        self.known = any(seed == seat_seed([self.suite_seed, d, s, 0, seat]) for d in range(self.deals)
+                         for s in range(14))
+
+    def trick(self, view: Any) -> bool:
+        return self.known
