@@ -38,7 +38,7 @@ from hearts_env.benchmark import (
     markdown,
     run_benchmark,
 )
-from hearts_env.benchmark.exploit import PROBES, format_probes, run_probes
+from hearts_env.benchmark.exploit import PROBES, format_probes, format_trained, run_probes, run_trained
 from hearts_env.benchmark.runner import ISOLATION as BENCHMARK_ISOLATION
 from hearts_env.benchmark.runner import MOVE_TIME_LIMIT
 from hearts_env.benchmark.suite import TRACKS
@@ -466,12 +466,22 @@ worker that died raises and is reported as a dead worker, instead of killing the
 def _exploit(args: argparse.Namespace) -> int:
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            result = run_probes(args.spec, probes=args.probes, tier=args.tier, preset=args.rules, jobs=args.jobs,
-                                out=args.out, resume=args.resume, progress=not args.json)
+            if args.train:
+                if not args.out:
+                    raise ValueError("--train needs --out, the folder its training and records go to")
+                result = run_trained(args.spec, tier=args.tier, preset=args.rules, out=args.out, minutes=args.minutes,
+                                     iterations=args.iterations, seed=args.seed, train_jobs=args.train_jobs,
+                                     jobs=args.jobs, resume=args.resume, progress=not args.json)
+            else:
+                result = run_probes(args.spec, probes=args.probes, tier=args.tier, preset=args.rules, jobs=args.jobs,
+                                    out=args.out, resume=args.resume, progress=not args.json)
     except (ValueError, FileExistsError, ImportError, WorkerDied, SandboxError) as e:
         print(f"hearts-env exploit: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(result, indent=1) if args.json else format_probes(result))
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        print(format_trained(result) if args.train else format_probes(result))
     return 0
 
 
@@ -550,7 +560,8 @@ def main(argv: list[str] | None = None) -> int:
     benchmark.set_defaults(func=_benchmark)
 
     exploit_help = ("how much a seat pressing one weakness gains against three seats of an agent: the probes "
-                    "moon-seeker and queen-dumper on the suite's duplicate deals (docs/reference.md)")
+                    "moon-seeker and queen-dumper, or with --train an exploiter trained against it (PPO from the "
+                    "apprentice, at most --minutes), on the suite's duplicate deals (docs/reference.md)")
     exploit = sub.add_parser("exploit", help=exploit_help, description=exploit_help, formatter_class=defaults)
     exploit.add_argument("spec", help="the agent spec probed (played from a sandboxed program of its own)")
     exploit.add_argument("--probes", nargs="+", default=list(PROBES), choices=list(PROBES), help="the probes played")
@@ -561,6 +572,13 @@ def main(argv: list[str] | None = None) -> int:
     exploit.add_argument("--resume", action="store_true", help="continue the run in --out")
     exploit.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
     exploit.add_argument("--json", action="store_true", help="print the result as JSON")
+    exploit.add_argument("--train", action="store_true", help="train an exploiter instead of playing the probes "
+                         "(needs --out and the train extra)")
+    exploit.add_argument("--minutes", type=float, default=30.0, help="--train: the training's wall-time budget")
+    exploit.add_argument("--iterations", type=int, default=None, help="--train: exactly this many iterations "
+                         "instead of the budget (replays a run: its result gives the number)")
+    exploit.add_argument("--seed", type=int, default=0, help="--train: the training's seed")
+    exploit.add_argument("--train-jobs", type=int, default=1, help="--train: processes playing the training deals")
     exploit.set_defaults(func=_exploit)
 
     play = sub.add_parser("play", help="play one seat in the terminal against agents", formatter_class=defaults)

@@ -65,6 +65,45 @@ class Opponent:
         return sample(np.exp(logits - logits.max(axis=1, keepdims=True)), masks, self.rng.random(len(obs)))
 
 
+def update(net: Any, opt: Any, flat: dict[str, np.ndarray], epochs: int, minibatch: int, clip: float, vf_coef: float,
+           ent_coef: float, offset: float, order_rng: np.random.Generator) -> dict[str, float]:
+    """PPO's update of ``net`` from one rollout: ``epochs`` passes of shuffled minibatches of ``minibatch`` rows
+    (a remainder smaller than one is left out) of ``flat`` (``obs``, ``mask``, ``act``, ``logp``, ``adv``,
+    ``ret``), clipped ratio, value loss on the ``v`` head read as (``offset`` − v)/SCALE, masked entropy bonus;
+    returns the mean of each loss term, the approximate KL and the clipped fraction."""
+    import torch
+
+    stats: dict[str, list[float]] = {"pg": [], "vf": [], "ent": [], "kl": [], "clipfrac": []}
+    rows = len(flat["act"])
+    for _ in range(epochs):
+        order = order_rng.permutation(rows)
+        for s in range(0, rows - minibatch + 1, minibatch):
+            idx = order[s:s + minibatch]
+            b = {k: torch.from_numpy(v[idx]) for k, v in flat.items()}
+            logits, _, v = net(b["obs"])
+            logits = logits.masked_fill(~b["mask"], -1e9)
+            logp_t = torch.log_softmax(logits, dim=1)
+            logp = logp_t.gather(1, b["act"][:, None]).squeeze(1)
+            ratio = (logp - b["logp"]).exp()
+            a = b["adv"]
+            a = (a - a.mean()) / (a.std() + 1e-8)
+            pg = torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
+            vf = 0.5 * (((offset - v) / SCALE) - b["ret"]).pow(2).mean()
+            ent = -(logp_t.exp() * logp_t.masked_fill(~b["mask"], 0.0)).sum(1).mean()
+            loss = pg + vf_coef * vf - ent_coef * ent
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+            opt.step()
+            with torch.no_grad():
+                stats["pg"].append(pg.item())
+                stats["vf"].append(vf.item())
+                stats["ent"].append(ent.item())
+                stats["kl"].append(((ratio - 1) - (logp - b["logp"])).mean().item())
+                stats["clipfrac"].append(((ratio - 1).abs() > clip).float().mean().item())
+    return {k: float(np.mean(v)) if v else float("nan") for k, v in stats.items()}
+
+
 def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_tables: int = 128,
           self_tables: int = 64, pool_tables: int = 64, rollout: int = 32, epochs: int = 4, minibatch: int = 2048,
           lr: float = 1e-4, clip: float = 0.1, ent_coef: float = 0.003, vf_coef: float = 0.5, lam: float = 0.95,
@@ -166,38 +205,12 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
         ret = adv + buf_val[:rollout]
         flat = {"obs": buf_obs.reshape(-1, size), "mask": buf_mask.reshape(-1, actions_n), "act": buf_act.reshape(-1),
                 "logp": buf_logp.reshape(-1), "adv": adv.reshape(-1), "ret": ret.reshape(-1)}
-        stats: dict[str, list[float]] = {"pg": [], "vf": [], "ent": [], "kl": [], "clipfrac": []}
-        order_rng = np.random.default_rng([seed, it, 300])
+        stats = update(net, opt, flat, epochs, minibatch, clip, vf_coef, ent_coef, offset,
+                       np.random.default_rng([seed, it, 300]))
         rows = len(flat["act"])
-        for _ in range(epochs):
-            order = order_rng.permutation(rows)
-            for s in range(0, rows - minibatch + 1, minibatch):
-                idx = order[s:s + minibatch]
-                b = {k: torch.from_numpy(v[idx]) for k, v in flat.items()}
-                logits, _, v = net(b["obs"])
-                logits = logits.masked_fill(~b["mask"], -1e9)
-                logp_t = torch.log_softmax(logits, dim=1)
-                logp = logp_t.gather(1, b["act"][:, None]).squeeze(1)
-                ratio = (logp - b["logp"]).exp()
-                a = b["adv"]
-                a = (a - a.mean()) / (a.std() + 1e-8)
-                pg = torch.max(-a * ratio, -a * ratio.clamp(1 - clip, 1 + clip)).mean()
-                vf = 0.5 * (((offset - v) / SCALE) - b["ret"]).pow(2).mean()
-                ent = -(logp_t.exp() * logp_t.masked_fill(~b["mask"], 0.0)).sum(1).mean()
-                loss = pg + vf_coef * vf - ent_coef * ent
-                opt.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
-                opt.step()
-                with torch.no_grad():
-                    stats["pg"].append(pg.item())
-                    stats["vf"].append(vf.item())
-                    stats["ent"].append(ent.item())
-                    stats["kl"].append(((ratio - 1) - (logp - b["logp"])).mean().item())
-                    stats["clipfrac"].append(((ratio - 1).abs() > clip).float().mean().item())
         steps_done += rows
         row: dict[str, Any] = {"iteration": it + 1, "steps": steps_done,
-                               **{k: float(np.mean(v)) for k, v in stats.items()},
+                               **stats,
                                **{f"margin_{k}": float(np.mean(v)) if v else None for k, v in finished.items()},
                                "seconds": round(time.perf_counter() - started, 1)}
         if snapshot_every and (it + 1) % snapshot_every == 0:
