@@ -130,9 +130,10 @@ def _deal_set(result: dict[str, Any]) -> str:
     return f"deals, seed {result['seed']}"
 
 
-def leaderboard_row(result: dict[str, Any]) -> str:
+def leaderboard_row(result: dict[str, Any], robustness: str | None = None) -> str:
     """The result's row in the leaderboard tables of docs/benchmark.md: agent, tier (deals), ladder margin,
-    the margin against each rung, mean milliseconds per decision over the rungs, and the day it started."""
+    the margin against each rung, mean milliseconds per decision over the rungs, the ``robustness`` cell where
+    the table has that column (:func:`hearts_env.benchmark.exploit.robustness_cell`), and the day it started."""
     _check_row(result)
     if result.get("track", "ladder") != "ladder":
         raise ValueError("a run of the reference track is a row of the reference table (reference_row)")
@@ -140,7 +141,8 @@ def leaderboard_row(result: dict[str, Any]) -> str:
     per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
     cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})",
              f"**{format_interval(result['headline'])}**",
-             *(format_interval(r["margin"]) for r in result["rungs"].values()), per_move, result["started"][:10]]
+             *(format_interval(r["margin"]) for r in result["rungs"].values()), per_move,
+             *(() if robustness is None else (robustness,)), result["started"][:10]]
     return "| " + " | ".join(cells) + " |"
 
 
