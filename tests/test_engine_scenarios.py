@@ -1,5 +1,5 @@
-"""Scenario tests: every rule and edge case of DESIGN.md §3 (and each preset's differences) on explicit
-deals, with exact legal sets, trick winners and points.
+"""Scenario tests: every rule and edge case of docs/rules.md ("Exact play rules", "Choices where the sources
+are silent"; and each preset's differences) on explicit deals, with exact legal sets, trick winners and points.
 
 Hands are written per seat; cards are named as in hearts_env.cards ("QS", "TD", "2C").
 """

@@ -11,7 +11,8 @@ observation encoding's tests, and by agents that ask OpenSpiel's bots for a move
 >>> legal_cards(state) == deal.legal_cards()
 True
 
-OpenSpiel facts relied on (see DESIGN.md §3): card id = rank * 4 + suit; the first chance
+OpenSpiel facts relied on (docs/rules.md "OpenSpiel ids", docs/records.md on its action history; checked
+by tests/test_openspiel_differential.py): card id = rank * 4 + suit; the first chance
 action is the pass direction (0 none, 1 left, 2 across, 3 right: the same offsets as ours); the
 next 52 chance actions deal card ``k`` of the sequence to seat ``k % 4``.
 """

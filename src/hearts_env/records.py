@@ -158,7 +158,8 @@ def _replay_entry(rules: Rules, entry: dict[str, Any], k: int, scores: list[int]
 
 
 # OpenSpiel's action history -----------------------------------------------------------------------------
-# OpenSpiel's `hearts` (DESIGN.md §3): the first chance action is the pass direction (0 none, 1 left,
+# OpenSpiel's `hearts` (docs/records.md on its action history, docs/rules.md "OpenSpiel ids"; checked against
+# OpenSpiel by tests/test_records.py): the first chance action is the pass direction (0 none, 1 left,
 # 2 across, 3 right: our offsets), the next 52 deal card k of the sequence to seat k % 4, then the passes
 # and plays as card actions (rank * 4 + suit). It has no dealer: the holder of 2♣ opens.
 

@@ -1,7 +1,7 @@
 """Arena: duplicate-deal tournaments with paired confidence intervals.
 
 Hearts is noisy, so every deal is played in several seatings and agents are compared on the
-same deals (DESIGN.md §6):
+same deals (docs/arena.md, "Duplicate deals"):
 
 - one agent spec: four copies (the break-even check: every seat's mean must be the table mean);
 - two specs: the 14 seatings that mix both types (Sturtevant & White 2006, §2.5);
