@@ -10,12 +10,11 @@
 - A python block that cannot run as written (a GPU, a long training run, the network, a placeholder, a
   file a training run writes) carries ``<!-- no-test: REASON -->`` on the line before its fence. Its test
   still compiles it (it must be Python) and then skips with ``no-test: REASON``, so ``pytest -rs`` lists
-  every such block with its reason; nothing else is skipped. ``MARKED_HERE`` holds the markers of pages
-  this test could not edit when it was written (see there); a marker that matches no block fails.
+  every such block with its reason; nothing else is skipped.
 - Commands, in ```` ```sh ````/```` ```bash ```` blocks and in blocks without a language, are checked
   without running them, one test per block: a ``hearts-env SUBCOMMAND ...`` line is parsed by the CLI's
-  own argparse parser (taken from :func:`hearts_env.cli.main` at the moment it would parse; nothing
-  runs), so its subcommand, options, choices and argument counts must be accepted; ``python -m MODULE``
+  own argparse parser (:func:`hearts_env.cli.build_parser`; nothing runs), so its subcommand, options,
+  choices and argument counts must be accepted; ``python -m MODULE``
   and ``python FILE.py`` must name a module or file of the repository, and their arguments are parsed the
   same way by the parser the program builds (run as ``__main__`` up to its first parse; where it imports
   an optional dependency that is not installed, ray, each ``--option`` must be spelled in its source);
@@ -55,10 +54,6 @@ SHELLS = ("sh", "bash", "shell", "console", "")
 
 # Markers for blocks on pages that another change was editing when this test was written (docs/benchmark.md):
 # (page, the block's first line) -> reason. They belong in the page as <!-- no-test: REASON -->; move them there.
-MARKED_HERE = {
-    ("docs/benchmark.md", "from hearts_env.benchmark import run_benchmark, compare"):
-        "a quick-tier benchmark run takes minutes on two cores (tests/test_benchmark.py runs tiny ones)",
-}
 
 
 @dataclass(frozen=True)
@@ -82,10 +77,6 @@ def _resolve_snippets(code: str) -> str:
     return "\n".join(out)
 
 
-def _first_line(code: str) -> str:
-    return next((line.strip() for line in code.split("\n") if line.strip()), "")
-
-
 def blocks_of(path: Path) -> list[Block]:
     page = path.relative_to(ROOT).as_posix()
     lines = path.read_text().split("\n")
@@ -102,7 +93,6 @@ def blocks_of(path: Path) -> list[Block]:
         code = _resolve_snippets(textwrap.dedent("\n".join(lines[start + 1:i])))
         marker = NO_TEST.match(lines[start - 1]) if start else None
         reason = marker["reason"] if marker else None
-        reason = MARKED_HERE.get((page, _first_line(code)), reason)
         blocks.append(Block(page, start + 1, opening["lang"].lower(), code, reason))
         i += 1
     return blocks
@@ -141,7 +131,7 @@ def test_python_block_runs(block: Block, tmp_path: Path) -> None:
 
 
 def test_no_test_markers_sit_on_fences() -> None:
-    """A marker is on the line just before a fence, with a reason; MARKED_HERE's entries match blocks."""
+    """A marker is on the line just before a fence, with a reason."""
     for path in PAGES:
         openings = {block.line for block in blocks_of(path)}
         for n, line in enumerate(path.read_text().split("\n")):
@@ -150,8 +140,6 @@ def test_no_test_markers_sit_on_fences() -> None:
                 where = f"{path.relative_to(ROOT)}:{n + 1}"
                 assert marker["reason"], f"{where}: a no-test marker gives its reason"
                 assert n + 2 in openings, f"{where}: the marker is not on the line before a block's fence"
-    firsts = {(b.page, _first_line(b.code)) for b in PYTHON}
-    assert set(MARKED_HERE) <= firsts, set(MARKED_HERE) - firsts
 
 
 def test_the_blocks_are_found() -> None:
@@ -184,10 +172,10 @@ def _parser_of(run: Callable[[], object]) -> argparse.ArgumentParser:
 
 @pytest.fixture(scope="module")
 def cli_parser() -> argparse.ArgumentParser:
-    """The parser hearts_env.cli.main builds."""
-    from hearts_env import cli
+    """The parser of the ``hearts-env`` command."""
+    from hearts_env.cli import build_parser
 
-    return _parser_of(lambda: cli.main([]))
+    return build_parser()
 
 
 _SCRIPTS: dict[Path, argparse.ArgumentParser | ModuleNotFoundError] = {}

@@ -320,7 +320,11 @@ def test_the_default_host_is_loopback(monkeypatch, capsys):
 
     assert DEFAULT_HOST == "127.0.0.1" and DEFAULT_PORT == 8765
     seen = {}
-    monkeypatch.setattr(web, "serve", lambda host, port, records, agents: seen.update(host=host, port=port))
+    def serve(host, port, records, agents, ready):  # the page's address is said once the port is bound
+        seen.update(host=host, port=port)
+        ready(f"http://{host}:{port}/")
+
+    monkeypatch.setattr(web, "serve", serve)
     assert main(["serve"]) == 0
     assert seen == {"host": "127.0.0.1", "port": 8765}
     assert "http://127.0.0.1:8765/" in capsys.readouterr().out

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from hearts_env import __version__
 from hearts_env.agents import Agent, AgentError, make_agent
 from hearts_env.arena import format_summary, read_records, replay_record, run_arena, summarize
 from hearts_env.arena.game import SeatOptions
@@ -173,6 +174,28 @@ DRAW = -1
 """``--holdout`` without a secret: draw one."""
 
 
+def _at_least(minimum: float, kind: type = int) -> Any:
+    """An argparse type: a number of ``kind`` that is at least ``minimum``, refused in one line otherwise."""
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value != value or value < minimum:  # value != value: NaN
+            raise argparse.ArgumentTypeError(f"expected {'an integer' if kind is int else 'a number'} >= {minimum}, "
+                                             f"got {text!r}")
+        return value
+    parse.__name__ = "count" if kind is int else "number"  # argparse names the type in its message
+    return parse
+
+
+def _port(text: str) -> int:
+    port = _at_least(0)(text)
+    if port > 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535 (0: any free port), got {text!r}")
+    return int(port)
+
+
 def _secret(text: str) -> int:
     try:
         secret = int(text)
@@ -200,9 +223,17 @@ def _holdout(args: argparse.Namespace) -> int | None:
     return secret
 
 
+def _read_text(path: str) -> str:
+    """A text file's contents; a file that is not text is refused in one line naming it."""
+    try:
+        return Path(path).read_text()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a text file (not UTF-8)") from None
+
+
 def _load_json(path: str) -> Any:
     try:
-        return json.loads(Path(path).read_text())
+        return json.loads(_read_text(path))
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
 
@@ -212,7 +243,9 @@ def _play(args: argparse.Namespace) -> int:
     try:
         rules = make_rules(args.rules)
         opponents = [make_agent(spec) for spec in args.opponents]
-    except (RulesError, AgentError) as e:
+        for seat, agent in zip((s for s in range(4) if s != args.seat), opponents):
+            agent.reset(rules, seat, seed=0)  # an agent that cannot play these rules says so now, in one line
+    except (RulesError, AgentError, ValueError) as e:
         print(f"hearts-env play: {e}", file=sys.stderr)
         return 2
     seed = secrets.randbelow(10**6) if args.seed is None else args.seed
@@ -349,7 +382,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _game_records(path: str) -> list[dict[str, Any]] | None:
     """The games of a ``hearts-record/1`` file (one JSON object, or one per line), or None for another file."""
-    text = Path(path).read_text()
+    text = _read_text(path)
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
@@ -415,8 +448,18 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError as e:
         print(f"hearts-env serve: {e}", file=sys.stderr)
         return 2
-    print(f"hearts-env serve: http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    web.serve(args.host, args.port, [Path(p) for p in args.records], args.agent)
+    for spec in args.agent:  # a spec the page could not build is refused now, not when a game begins
+        try:
+            make_agent(spec)
+        except (AgentError, ValueError, ImportError) as e:
+            print(f"hearts-env serve: --agent {spec}: {e}", file=sys.stderr)
+            return 2
+    try:
+        web.serve(args.host, args.port, [Path(p) for p in args.records], args.agent,
+                  ready=lambda url: print(f"hearts-env serve: {url} (Ctrl-C stops)", flush=True))
+    except OSError as e:
+        print(f"hearts-env serve: cannot listen on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -485,23 +528,26 @@ def _exploit(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``hearts-env`` command's parser (every subcommand and option)."""
     parser = argparse.ArgumentParser(prog="hearts-env", description="Hearts for reinforcement learning.")
+    parser.add_argument("--version", action="version", version=f"hearts-env {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     defaults = argparse.ArgumentDefaultsHelpFormatter  # --help shows every default
     arena = sub.add_parser("arena", help="duplicate-deal tournament between 1, 2 or 4 agent specs",
                            formatter_class=defaults)
     arena.add_argument("agents", nargs="+", help="agent specs, e.g. heuristic greedy 'pkg.mod:Factory(k=1)'")
-    arena.add_argument("--deals", type=int, default=200, help="number of duplicate deals")
+    arena.add_argument("--deals", type=_at_least(1), default=200, help="number of duplicate deals")
     arena.add_argument("--rules", default="standard(game=deal)",
                        help="rules preset or spec; game=match plays games to the target (win rates)")
-    arena.add_argument("--seed", type=int, default=0, help="seed of the deals (0 is a seed)")
-    arena.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
+    arena.add_argument("--seed", type=_at_least(0), default=0, help="seed of the deals (0 is a seed)")
+    arena.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
     arena.add_argument("--out", help="JSONL file: one record per game, written as games finish")
     arena.add_argument("--resume", action="store_true", help="continue the run recorded in --out")
     arena.add_argument("--json", action="store_true", help="print the summary as JSON")
-    arena.add_argument("--move-time-limit", type=float, help="seconds per move; a slower move ends the episode")
+    arena.add_argument("--move-time-limit", type=_at_least(0.001, float),
+                       help="seconds per move; a slower move ends the episode")
     arena.add_argument("--allow-errors", action="store_true",
                        help="exit 0 even if agent errors ended games (they are charged as forfeits either way)")
     arena.add_argument("--backend", choices=["processes", "ray"], default="processes", help="where workers run")
@@ -539,14 +585,14 @@ def main(argv: list[str] | None = None) -> int:
                            + ", ".join(v1.reference_default) + ")")
     benchmark.add_argument("--out", help="folder for the records, result.json, result.md and ladder.png")
     benchmark.add_argument("--resume", action="store_true", help="continue the run in --out")
-    benchmark.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
+    benchmark.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
     benchmark.add_argument("--isolation", choices=list(BENCHMARK_ISOLATION), default="process",
                            help="process: the agent plays from a sandboxed program of its own (a leaderboard row "
                                 "needs it); seating, none: inside the dealer's workers, for trusted agents")
     benchmark.add_argument("--sandbox", choices=list(SANDBOX_MODES), default="auto",
                            help="the agent program's sandbox: bwrap (bubblewrap namespaces), basic (limits, empty "
                                 "folder and environment only), auto: bwrap where it works")
-    benchmark.add_argument("--move-time-limit", type=float, default=MOVE_TIME_LIMIT,
+    benchmark.add_argument("--move-time-limit", type=_at_least(0.001, float), default=MOVE_TIME_LIMIT,
                            help="seconds a decision may take; the agent's program is killed past it and the game "
                                 "forfeited")
     benchmark.add_argument("--agent-secret", type=_secret, default=None,
@@ -570,15 +616,17 @@ def main(argv: list[str] | None = None) -> int:
     exploit.add_argument("--rules", default="standard", help="the suite's rules preset: " + ", ".join(v1.presets))
     exploit.add_argument("--out", help="folder for the records and result.json")
     exploit.add_argument("--resume", action="store_true", help="continue the run in --out")
-    exploit.add_argument("--jobs", type=int, default=None, help="worker processes (None: all cores)")
+    exploit.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
     exploit.add_argument("--json", action="store_true", help="print the result as JSON")
     exploit.add_argument("--train", action="store_true", help="train an exploiter instead of playing the probes "
                          "(needs --out and the train extra)")
-    exploit.add_argument("--minutes", type=float, default=30.0, help="--train: the training's wall-time budget")
-    exploit.add_argument("--iterations", type=int, default=None, help="--train: exactly this many iterations "
+    exploit.add_argument("--minutes", type=_at_least(0.01, float), default=30.0,
+                         help="--train: the training's wall-time budget")
+    exploit.add_argument("--iterations", type=_at_least(1), default=None, help="--train: exactly this many iterations "
                          "instead of the budget (replays a run: its result gives the number)")
-    exploit.add_argument("--seed", type=int, default=0, help="--train: the training's seed")
-    exploit.add_argument("--train-jobs", type=int, default=1, help="--train: processes playing the training deals")
+    exploit.add_argument("--seed", type=_at_least(0), default=0, help="--train: the training's seed")
+    exploit.add_argument("--train-jobs", type=_at_least(1), default=1,
+                         help="--train: processes playing the training deals")
     exploit.set_defaults(func=_exploit)
 
     play = sub.add_parser("play", help="play one seat in the terminal against agents", formatter_class=defaults)
@@ -586,24 +634,25 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--opponents", nargs=3, default=["heuristic", "heuristic", "heuristic"],
                       help="three agent specs for the other seats, in seat order")
     play.add_argument("--rules", default="standard(game=deal)", help="rules preset or spec")
-    play.add_argument("--seed", type=int, default=None, help="seed of the deals (None: a new one each time, printed "
-                      "so the deals can be played again)")
+    play.add_argument("--seed", type=_at_least(0), default=None,
+                      help="seed of the deals (None: a new one each time, printed so the deals can be played again)")
     play.set_defaults(func=_play)
 
     replay = sub.add_parser("replay", help="show a recorded game trick by trick: an arena results file or a "
                             "hearts-record/1 file", formatter_class=defaults)
     replay.add_argument("file", help="JSONL written by hearts-env arena --out, or a hearts-record/1 JSON file "
                         "(one game, or one per line)")
-    replay.add_argument("--deal", type=int, help="arena file: the deal (episode) index, required; record file: "
-                        "show only this deal of the game")
-    replay.add_argument("--seating", type=int, help="arena file: seating index (None: the first recorded)")
-    replay.add_argument("--game", type=int, default=0, help="record file: which game (line) to show")
+    replay.add_argument("--deal", type=_at_least(0),
+                        help="arena file: the deal (episode) index, required; record file: show only this deal of "
+                             "the game")
+    replay.add_argument("--seating", type=_at_least(0), help="arena file: seating index (None: the first recorded)")
+    replay.add_argument("--game", type=_at_least(0), default=0, help="record file: which game (line) to show")
     replay.set_defaults(func=_replay)
 
     serve = sub.add_parser("serve", help="a local page to play, watch and replay games (extra 'web'; docs/serve.md)",
                            formatter_class=defaults)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (only this machine by default)")
-    serve.add_argument("--port", type=int, default=8765, help="port to listen on")
+    serve.add_argument("--port", type=_port, default=8765, help="port to listen on")
     serve.add_argument("--records", nargs="+", default=[], metavar="FILE.jsonl",
                        help="arena records (hearts-env arena --out) the page may replay: the only files it reads")
     serve.add_argument("--agent", action="append", default=[], metavar="SPEC",
@@ -618,12 +667,24 @@ def main(argv: list[str] | None = None) -> int:
     bench = sub.add_parser("bench", help="speed benchmarks (source checkout); every argument, --help included, "
                            "goes to benchmarks/run.py", add_help=False)
     bench.set_defaults(func=_bench)
+    return parser
 
-    args, unknown = parser.parse_known_args(argv)
-    if args.command == "bench":  # its options are benchmarks/run.py's, which argparse cannot know here
-        args.forwarded = unknown
-    elif unknown:
-        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if len(argv) >= 2 and argv[0] == "benchmark" and argv[1] in BENCHMARK_TOOLS:
+        parser = _tool_parser(argv[1])
+        args = parser.parse_args(argv[2:])
+        args.command, args.spec = "benchmark", argv[1]
+    else:
+        parser = build_parser()
+        args, unknown = parser.parse_known_args(argv)
+        if args.command == "bench":  # its options are benchmarks/run.py's, which argparse cannot know here
+            args.forwarded = unknown
+        elif unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if os.getcwd() not in sys.path:  # `module:Class` specs import from the folder the command runs in, as
+        sys.path.append(os.getcwd())  # `python -m` would (appended: it never shadows an installed module)
     if hasattr(signal, "SIGPIPE") and args.command not in POOL_COMMANDS:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `hearts-env rules | head` ends quietly, like Unix tools
     try:
@@ -631,6 +692,36 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # a pool command's stdout reader went away: end quietly too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as e:  # a file the command reads or writes: one line naming it, never a traceback
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"hearts-env {args.command}: {where}{e.strerror or e}", file=sys.stderr)
+        return 2
+
+
+BENCHMARK_TOOLS: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
+    "compare": ("pair two results deal by deal: the difference of their ladder margins and of each rung's",
+                [("files", {"nargs": 2, "metavar": "RESULT.json", "help": "two result.json files"}),
+                 ("--json", {"action": "store_true", "help": "print the comparison as JSON"})]),
+    "verify": ("re-derive runs from their records: every game re-dealt and replayed, every figure recomputed; "
+               "exit 1 naming the first discrepancy",
+               [("files", {"nargs": "+", "metavar": "DIR|ROW.json", "help": "run folders or leaderboard rows"}),
+                ("--leaderboard", {"action": "store_true", "help": "also require what a leaderboard row needs "
+                                   "(isolation process in the bwrap sandbox, no sitting that died, no agent error)"})]),
+    "pack": ("a verified run as a leaderboard row: its result.json and its packed records",
+             [("files", {"nargs": 2, "metavar": "PATH", "help": "the run's folder, then the row to write (e.g. "
+                         "docs/leaderboard/v1/quick/AGENT.json; its records go beside it)"})]),
+}
+"""``hearts-env benchmark compare|verify|pack``: what each does and its arguments (a parser of its own each, so
+``--help`` shows them and not the benchmark's)."""
+
+
+def _tool_parser(name: str) -> argparse.ArgumentParser:
+    description, arguments = BENCHMARK_TOOLS[name]
+    parser = argparse.ArgumentParser(prog=f"hearts-env benchmark {name}", description=description)
+    for flag, options in arguments:
+        parser.add_argument(flag, **options)
+    parser.set_defaults(func=_benchmark, leaderboard=False, json=False)
+    return parser
 
 
 if __name__ == "__main__":

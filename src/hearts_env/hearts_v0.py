@@ -177,7 +177,7 @@ from hearts_env.encoders import Encoder, make_encoder
 
 # PHASE_*: the values of info["phase"], the engine's Phase as plain ints (0, 1, 2)
 from hearts_env.engine import PHASE_DONE, PHASE_PASS, PHASE_PLAY, BrokenRule, Deal, DealError, IllegalActionError
-from hearts_env.match import Match
+from hearts_env.match import Match, check_seed
 from hearts_env.registration import PETTINGZOO_ID
 from hearts_env.render import render_deal
 from hearts_env.rewards import REWARD_SCHEMES, RewardBook, check_scheme
@@ -292,6 +292,7 @@ class raw_env(AECEnv):
 
     # Reset ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        check_seed(seed)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         options = dict(options or {})
@@ -359,6 +360,8 @@ class raw_env(AECEnv):
 
     # Step -----------------------------------------------------------------------------------
     def step(self, action: Any) -> None:
+        if self._match is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

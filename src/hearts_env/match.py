@@ -22,6 +22,14 @@ from hearts_env.engine import Deal, direction_offset, validate_scores
 from hearts_env.rules import Rules, make_rules
 
 
+def check_seed(seed: object, where: str = "reset") -> None:
+    """Refuse a seed an env's ``reset`` cannot take, in one line naming it: None or an integer >= 0."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"{where}(seed=...) takes an integer >= 0 or None, got {seed!r}")
+
+
 class Match:
     """A sequence of deals under one Rules; ``rules.game`` says whether it is one deal or a game to ``target``."""
 

@@ -303,6 +303,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             key, value = item.split("=", 1)
             key = key.strip()
             _check_names({key: None})
+            if key in options:
+                raise RulesError(f"rule option {key!r} is given twice in {spec!r}")
             options[key] = _parse_value(key, value)
     return name, options
 

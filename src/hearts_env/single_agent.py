@@ -48,7 +48,7 @@ from hearts_env.agents import Agent, make_agent
 from hearts_env.agents.adapters import PolicyAgent
 from hearts_env.encoders import make_encoder
 from hearts_env.engine import BrokenRule, IllegalActionError
-from hearts_env.match import Match
+from hearts_env.match import Match, check_seed
 from hearts_env.registration import GYMNASIUM_ID
 from hearts_env.render import render_deal
 from hearts_env.rewards import RewardBook, check_scheme
@@ -113,6 +113,7 @@ class HeartsEnv(gymnasium.Env):
 
     # Gymnasium API ------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
+        check_seed(seed)
         super().reset(seed=seed)
         rng = self.np_random
         self.seat = int(rng.integers(4)) if self.seat_choice == "random" else int(self.seat_choice)

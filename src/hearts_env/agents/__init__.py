@@ -71,7 +71,8 @@ class Agent:
 
     def act(self, view: SeatView) -> int:
         """A card id from ``view.legal`` (a card to pass while passing, else a card to play)."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} does not implement act(view): an Agent subclass "
+                                  f"returns a card id from view.legal (docs/agents.md)")
 
     def end_deal(self, view: SeatView) -> None:
         """Called with the seat's final view when a deal ends (``view.final_points`` is set):

@@ -47,8 +47,9 @@ def plot(records: Sequence[dict[str, Any]], summary: dict[str, Any], path: str) 
     left.set(xlabel=f"points per {summary.get('unit', 'deal')}", ylabel="episodes", title="points distribution")
     left.legend()
     means = np.array([summary["agents"][s]["mean_points"] for s in order])
-    lo = np.array([summary["agents"][s]["ci95"][0] for s in order])
-    hi = np.array([summary["agents"][s]["ci95"][1] for s in order])
+    nan = (float("nan"), float("nan"))  # one deal: no interval, no error bar
+    lo = np.array([(summary["agents"][s]["ci95"] or nan)[0] for s in order])
+    hi = np.array([(summary["agents"][s]["ci95"] or nan)[1] for s in order])
     right.errorbar(means, range(len(order)), xerr=[means - lo, hi - means], fmt="o", capsize=4)
     right.set(yticks=range(len(order)), yticklabels=order, xlabel="mean points (95% interval)",
               title="ladder (lower is better)")

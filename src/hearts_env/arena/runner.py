@@ -76,8 +76,10 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         raise ValueError(f"agent_seed must be an integer >= 0 (or None: the deals' seed), got {agent_seed!r}")
     if resume and out is None:
         raise ValueError("resume needs the results file to continue (out=, --out)")
-    if out is not None and not Path(out).parent.is_dir():
-        raise ValueError(f"the folder of {out} does not exist; create it first")
+    if out is not None and Path(out).is_dir():
+        raise ValueError(f"{out} is a folder; out= (--out) names the results file to write, e.g. runs/games.jsonl")
+    if out is not None:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)  # runs/… in a fresh clone
     if out is not None and any(spec.startswith(SEATED) for spec in specs):  # seated programs never see the results
         options = seats or SeatOptions()
         hidden = (*options.sandbox.hidden, str(Path(out).absolute()))
@@ -350,6 +352,10 @@ def _in_processes(todo: list[tuple], jobs: int, path: Path | None) -> Iterator[d
 def _drop_partial_last_line(path: Path) -> None:
     """Cut a last line that an interruption left unfinished (its game is played again)."""
     data = path.read_bytes()
+    try:
+        data.decode()
+    except UnicodeDecodeError:
+        return  # not a results file at all: read_records names it, and nothing of it is cut
     if data and not data.endswith(b"\n"):
         with path.open("r+b") as f:
             f.truncate(data.rfind(b"\n") + 1)
@@ -363,8 +369,8 @@ def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
     """The records of an arena results file (``hearts-env arena --out``, a benchmark's ``<opponent>.jsonl``);
     a line that is not JSON or not an arena record is named by its number (a file edited by hand, damaged,
     or another kind of file)."""
-    with Path(path).open() as f:
-        for number, line in enumerate(f, 1):
+    with Path(path).open(errors="strict") as f:
+        for number, line in enumerate(_lines(f, path), 1):
             line = line.strip()
             if not line:
                 continue
@@ -378,6 +384,13 @@ def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
                 raise ValueError(f"{path} line {number} is not an arena record (it lacks {', '.join(missing)}): "
                                  f"hearts-env arena --out writes them, and a benchmark's <opponent>.jsonl")
             yield record
+
+
+def _lines(f: Any, path: str | os.PathLike) -> Iterator[str]:
+    try:
+        yield from f
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a text file: not an arena results file, or damaged") from None
 
 
 def _on_ray(todo: list[tuple], jobs: int, isolation: str, path: Path | None) -> Iterator[dict[str, Any]]:

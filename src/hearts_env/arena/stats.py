@@ -24,6 +24,11 @@ def bootstrap_interval(values: np.ndarray, confidence: float = 0.95, resamples: 
     return float(np.quantile(means, tail)), float(np.quantile(means, 1 - tail))
 
 
+def _interval(values: np.ndarray) -> tuple[float, float] | None:
+    """The 95% bootstrap interval of the mean, or None below two values (summaries are strict JSON, never NaN)."""
+    return bootstrap_interval(values) if len(values) > 1 else None
+
+
 def per_deal_points(records: Sequence[dict[str, Any]]) -> dict[str, dict[int, float]]:
     """Mean points per deal of each spec: over the seats it held in every seating of that deal."""
     sums: dict[str, dict[int, list[float]]] = {}
@@ -56,7 +61,7 @@ def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         agents[spec] = {"deals": len(values), "mean_points": float(values.mean()),
                         "seconds_per_move": sum(t for t, _ in timed) / moves if moves else None,
                         "slowest_move_seconds": max(slowest) if slowest else None,
-                        "ci95": bootstrap_interval(values), "win_rate": float(np.mean(shares)) if shares else 0.0,
+                        "ci95": _interval(values), "win_rate": float(np.mean(shares)) if shares else 0.0,
                         "moon_attempts": attempts, "moons_shot": moons, "moons_suffered": suffered,
                         "seat_games": int(sum(seats))}
     errors = [r["error"] for r in records if r["error"] is not None]
@@ -80,7 +85,7 @@ def _paired(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         diff = np.array([per_deal[a][d] - per_deal[b][d] for d in common])
         if len(diff):
             pairs[f"{a} - {b}"] = {"deals": len(diff), "mean_difference": float(diff.mean()),
-                                   "ci95": bootstrap_interval(diff)}
+                                   "ci95": _interval(diff)}
     return pairs
 
 
@@ -106,20 +111,19 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines += [f"{'agent':<28} {unit + 's':>6} {'points/' + unit:>12} {'95% interval':>18} {'wins':>6} "
              f"{'moons/try':>9} {'suffered':>9} {'s/move':>8} {'slowest':>8}"]
     for spec, a in sorted(summary["agents"].items(), key=lambda kv: kv[1]["mean_points"]):
-        lo, hi = a["ci95"]
         moons = f"{a['moons_shot']}/{a['moon_attempts']}"
         per_move, slowest = a.get("seconds_per_move"), a.get("slowest_move_seconds")
-        interval = "n/a" if lo != lo else f"[{lo:.3f}, {hi:.3f}]"  # nan: fewer than two deals
+        interval = "n/a" if a["ci95"] is None else f"[{a['ci95'][0]:.3f}, {a['ci95'][1]:.3f}]"  # n/a: one deal
         lines.append(f"{spec:<28} {a['deals']:>6} {a['mean_points']:>12.3f} {interval:>18} "
                      f"{a['win_rate']:>6.1%} {moons:>9} {a['moons_suffered']:>9} "
                      f"{'-' if per_move is None else f'{per_move:.4f}':>8} "
                      f"{'-' if slowest is None else f'{slowest:.3f}':>8}")
     for pair, p in summary["paired"].items():
-        lo, hi = p["ci95"]
-        if p["deals"] < 2 or lo != lo:  # nan: one deal has no interval
+        if p["ci95"] is None:  # one deal has no interval
             lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/{unit} over {p['deals']} {unit} "
                          f"(too few for an interval)")
             continue
+        lo, hi = p["ci95"]
         verdict = "different" if lo > 0 or hi < 0 else "not distinguishable"
         lines.append(f"paired {pair}: {p['mean_difference']:+.3f} points/{unit}, 95% [{lo:+.3f}, {hi:+.3f}] "
                      f"over {p['deals']} {unit}s ({verdict})")
@@ -130,8 +134,8 @@ def format_summary(summary: dict[str, Any]) -> str:
             cells = []
             for pairs in by_direction.values():
                 p = pairs.get(pair)
-                cells.append("-" if p is None else
-                             f"{p['mean_difference']:+.2f} [{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]")
+                interval = "n/a" if p is None or p["ci95"] is None else f"[{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]"
+                cells.append("-" if p is None else f"{p['mean_difference']:+.2f} {interval}")
             lines.append(f"{pair:<28}" + "".join(f" {c:>23}" for c in cells))
 
     return "\n".join(lines)

@@ -237,6 +237,7 @@ def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any], agent_
         return folder
     if folder.exists() and any(folder.iterdir()):
         raise FileExistsError(f"{folder} is not empty and holds no benchmark run; choose another folder")
+    folder.parent.mkdir(parents=True, exist_ok=True)  # runs/… in a fresh clone
     folder.mkdir(mode=0o700, exist_ok=True)
     folder.chmod(0o700)
     secret = agent_secret if agent_secret is not None else secrets.randbits(63)

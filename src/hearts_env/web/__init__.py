@@ -6,7 +6,8 @@ built, so ``import hearts_env`` never needs them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import socket
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,12 +40,21 @@ def create_app(records: Sequence[Path] = (), agents: Sequence[str] = (), host: s
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, records: Sequence[Path] = (),
-          agents: Sequence[str] = ()) -> None:
-    """Serve the page on ``http://host:port/`` until interrupted."""
+          agents: Sequence[str] = (), ready: Callable[[str], None] | None = None) -> None:
+    """Serve the page on ``http://host:port/`` until interrupted. The port is bound before anything is said:
+    a port in use raises OSError here, and ``ready`` is then called with the page's address (port 0: the free
+    port the system gave)."""
     app = create_app(records, agents, host)
     import uvicorn
 
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.create_server((host, port), family=family)
+    url_host = f"[{host}]" if family == socket.AF_INET6 else host
+    if ready is not None:
+        ready(f"http://{url_host}:{sock.getsockname()[1]}/")
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    with sock:
+        server.run(sockets=[sock])
 
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "MISSING", "create_app", "require", "serve"]

@@ -1,0 +1,170 @@
+"""A newcomer's mistakes (issue 38), each as a test: every bad argument, path and file is refused in one line
+naming it, before any work starts, and every output is what it claims (strict JSON, no NaN)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hearts_env import __version__, hearts_v0
+from hearts_env.agents import Agent
+from hearts_env.cli import main
+from hearts_env.rules import RulesError, make_rules
+from hearts_env.single_agent import HeartsEnv
+
+AGENTS = '''from hearts_env.agents import Agent
+
+
+class LowAgent(Agent):
+    def act(self, view):
+        return min(c for c in range(52) if view.legal >> c & 1)
+'''
+
+
+def _cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """The installed command, as a newcomer types it (no PYTHONPATH)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-m", "hearts_env.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=timeout)
+
+
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_the_version_is_one_flag_away(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.strip() == f"hearts-env {__version__}"
+
+
+def test_an_agent_in_the_folder_the_command_runs_in_plays_without_pythonpath(tmp_path):
+    (tmp_path / "myagents.py").write_text(AGENTS)
+    run = _cli("arena", "myagents:LowAgent", "greedy", "--deals", "2", "--jobs", "1", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "myagents:LowAgent" in run.stdout
+
+
+def test_an_agent_without_act_is_told_what_is_missing():
+    class NoAct(Agent):
+        pass
+
+    with pytest.raises(NotImplementedError, match="NoAct does not implement act"):
+        NoAct().act(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("argv, wrong", [
+    (["arena", "random", "greedy", "--seed", "-3"], "--seed: expected an integer >= 0, got '-3'"),
+    (["arena", "random", "greedy", "--jobs", "0"], "--jobs: expected an integer >= 1, got '0'"),
+    (["arena", "random", "greedy", "--deals", "0"], "--deals: expected an integer >= 1"),
+    (["benchmark", "heuristic", "--jobs", "0"], "--jobs: expected an integer >= 1, got '0'"),
+    (["benchmark", "heuristic", "--move-time-limit", "nan"], "--move-time-limit: expected a number >= 0.001"),
+    (["play", "--seed", "-3"], "--seed: expected an integer >= 0"),
+    (["serve", "--port", "99999"], "--port: a port is 0-65535"),
+    (["exploit", "greedy", "--train", "--minutes", "-1"], "--minutes: expected a number >= 0.01"),
+    (["replay", "x.jsonl", "--deal", "-1"], "--deal: expected an integer >= 0"),
+])
+def test_bad_numbers_are_refused_before_any_work(argv, wrong, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and wrong in err.splitlines()[-1]
+
+
+def test_output_folders_are_made_and_bad_output_paths_named(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["arena", "random", "greedy", "--deals", "1", "--jobs", "1", "--out", "runs/a/games.jsonl"]) == 0
+    assert (tmp_path / "runs" / "a" / "games.jsonl").stat().st_size > 0
+    capsys.readouterr()
+    (tmp_path / "folder.jsonl").mkdir()
+    assert main(["arena", "random", "greedy", "--deals", "1", "--out", "folder.jsonl"]) == 2
+    assert "folder.jsonl is a folder" in _one_line(capsys.readouterr().err)
+    assert main(["arena", "random", "greedy", "--deals", "1", "--out", "/proc/nowhere/games.jsonl"]) == 2
+    assert "/proc/nowhere" in _one_line(capsys.readouterr().err)
+
+
+def test_a_binary_file_is_named_and_never_cut(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    data = bytes(range(256)) * 4
+    (tmp_path / "bin.jsonl").write_bytes(data)
+    for argv in (["replay", "bin.jsonl", "--deal", "0"], ["benchmark", "compare", "bin.jsonl", "bin.jsonl"],
+                 ["arena", "random", "greedy", "--deals", "1", "--out", "bin.jsonl", "--resume"]):
+        assert main(argv) == 2
+        assert "bin.jsonl is not a text file" in _one_line(capsys.readouterr().err)
+    assert (tmp_path / "bin.jsonl").read_bytes() == data
+
+
+def test_the_benchmarks_tools_have_their_own_help(capsys):
+    for tool, usage in (("compare", "RESULT.json RESULT.json"), ("verify", "[--leaderboard]"),
+                        ("pack", "PATH PATH")):
+        with pytest.raises(SystemExit):
+            main(["benchmark", tool, "--help"])
+        out = capsys.readouterr().out
+        assert out.startswith(f"usage: hearts-env benchmark {tool}") and usage in out and "--tier" not in out
+
+
+def test_a_one_deal_arena_writes_strict_json_and_no_nan(capsys):
+    assert main(["arena", "random", "greedy", "--deals", "1", "--jobs", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert all(a["ci95"] is None for a in summary["agents"].values())
+    assert main(["arena", "random", "greedy", "--deals", "3", "--jobs", "1"]) == 0
+    assert "nan" not in capsys.readouterr().out.lower()
+
+
+def test_play_refuses_an_opponent_that_cannot_play_the_rules_in_one_line(capsys):
+    assert main(["play", "--rules", "dutch", "--opponents", "apprentice", "heuristic", "heuristic"]) == 2
+    assert "apprentice" in _one_line(capsys.readouterr().err)
+
+
+def test_serve_refuses_what_it_cannot_serve_before_saying_where_it_serves(capsys):
+    pytest.importorskip("uvicorn")
+    assert main(["serve", "--agent", "nosuch"]) == 2
+    assert "--agent nosuch: unknown agent 'nosuch'" in _one_line(capsys.readouterr().err)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert "http://" not in out and f"cannot listen on 127.0.0.1:{port}" in _one_line(err)
+
+
+def test_a_rule_given_twice_is_refused():
+    with pytest.raises(RulesError, match="'target' is given twice"):
+        make_rules("standard(target=50, target=60)")
+
+
+def test_the_envs_name_a_bad_seed_and_a_step_before_reset():
+    with pytest.raises(ValueError, match=r"reset\(seed=...\) takes an integer >= 0 or None, got -1"):
+        hearts_v0.env().reset(seed=-1)
+    with pytest.raises(ValueError, match=r"reset\(seed=...\) takes an integer >= 0 or None, got -1"):
+        HeartsEnv().reset(seed=-1)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        hearts_v0.raw_env().step(0)
+
+
+def test_serve_says_its_address_once_it_listens_and_answers_there():
+    pytest.importorskip("uvicorn")
+    import urllib.request
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    server = subprocess.Popen([sys.executable, "-m", "hearts_env.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()  # said after the port is bound: the page answers at once
+        url = line.split()[2]
+        assert line.startswith("hearts-env serve: http://127.0.0.1:") and url.endswith("/")
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert page.status == 200 and b"<html" in page.read().lower()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
