@@ -168,3 +168,37 @@ def test_serve_says_its_address_once_it_listens_and_answers_there():
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_resumed_runs_seconds_count_every_sitting_that_ended():
+    from hearts_env.benchmark.runner import _earlier_seconds
+
+    sittings = [{"began": "2026-11-27T10:00:00Z", "ended": "2026-11-27T10:05:30Z", "status": "stopped"},
+                {"began": "2026-11-27T11:00:00Z", "ended": None, "status": "died with its dealer"},
+                {"began": "2026-11-27T12:00:00Z", "ended": "2026-11-27T12:00:10Z", "status": "stopped"}]
+    assert _earlier_seconds(sittings) == 340.0
+
+
+START = Path(__file__).parents[1] / "docs" / "start.md"
+
+
+def _page_commands() -> list[str]:
+    return [line.split("#")[0].strip() for line in START.read_text().splitlines() if line.startswith("hearts-env ")]
+
+
+def test_the_first_hour_page_works_step_by_step_from_the_agents_own_folder(tmp_path):
+    """docs/start.md as a newcomer follows it: the agent file as printed, then its commands as printed (the quick
+    tier's, minutes long, is the smoke one with another tier), and verify on what the benchmark wrote."""
+    text = START.read_text()
+    agent = text.split("```python\n")[2].split("```")[0]
+    assert "class LowestCard(Agent)" in agent
+    (tmp_path / "myagents.py").write_text(agent)
+    commands = _page_commands()
+    arena = next(c for c in commands if c.startswith("hearts-env arena myagents:LowestCard heuristic"))
+    smoke = next(c for c in commands if "--tier smoke" in c)
+    for command in (arena, smoke):
+        run = _cli(*command.split()[1:], cwd=tmp_path, timeout=600)
+        assert run.returncode == 0, (command, run.stderr[-2000:])
+    assert "myagents:LowestCard" in (tmp_path / "runs" / "bench-mine" / "result.md").read_text()
+    run = _cli("benchmark", "verify", "runs/bench-mine", cwd=tmp_path)
+    assert run.returncode == 0 and "verified" in run.stdout, run.stderr

@@ -3,6 +3,7 @@ goes (resumable), then the figures, the Markdown table, the JSON and the plot.""
 
 from __future__ import annotations
 
+import calendar
 import hashlib
 import json
 import os
@@ -159,7 +160,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
               **({} if holdout is None else {"holdout": holdout}),
               "package_version": __version__, "hardware": hardware(),
               "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-              "seconds": round(time.time() - started, 1),
+              "seconds": round(_earlier_seconds(sitting.summary()[:-1]) + time.time() - started, 1),
               "isolation": isolation, "move_time_limit": move_time_limit,
               **({"seat": manifest["seat"]} if "seat" in manifest else {}),
               "agent_secret": secret, "sittings": sitting.summary(),
@@ -212,14 +213,14 @@ def agent_weights(agent: Any) -> dict[str, str] | None:
 
 
 def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any], agent_secret: int | None) -> Path | None:
-    """Create the output folder (its parent must exist; mode 0700), or check that ``resume`` continues the
+    """Create the output folder (and the folders holding it; mode 0700), or check that ``resume`` continues the
     same run."""
     if folder is None:
         if resume:
             raise ValueError("resume needs the output folder of the run to continue (out=, --out)")
         return None
-    if not folder.parent.is_dir():
-        raise ValueError(f"the folder holding {folder} does not exist; create it first")
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder} is a file; out= (--out) names the folder the run is written to")
     stored = folder / "manifest.json"
     if stored.exists():
         if not resume:
@@ -297,6 +298,14 @@ class Sittings:
             elif out:
                 out[-1].update(ended=e["ended"], status=e["status"])
         return out
+
+
+def _earlier_seconds(sittings: list[dict[str, Any]]) -> float:
+    """The wall time of earlier sittings, from their timestamps (a sitting that died has no end: not counted)."""
+    def at(stamp: str) -> float:
+        return calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
+
+    return float(sum(at(s["ended"]) - at(s["began"]) for s in sittings if s["ended"] is not None))
 
 
 def _now() -> str:
