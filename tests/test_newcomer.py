@@ -202,3 +202,13 @@ def test_the_first_hour_page_works_step_by_step_from_the_agents_own_folder(tmp_p
     assert "myagents:LowestCard" in (tmp_path / "runs" / "bench-mine" / "result.md").read_text()
     run = _cli("benchmark", "verify", "runs/bench-mine", cwd=tmp_path)
     assert run.returncode == 0 and "verified" in run.stdout, run.stderr
+
+
+@pytest.mark.parametrize("run", ["benchmark", "probes"])
+def test_a_bad_worker_count_is_refused_before_anything_is_played(run, capsys):
+    from hearts_env.benchmark import run_benchmark
+    from hearts_env.benchmark.exploit import run_probes
+
+    with pytest.raises(ValueError, match="jobs must be a positive integer"):
+        (run_benchmark if run == "benchmark" else run_probes)("heuristic", tier="smoke", jobs=0, progress=True)
+    assert capsys.readouterr().err == ""  # no progress printed first

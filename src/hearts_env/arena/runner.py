@@ -67,8 +67,7 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
         raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(ISOLATION)}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be a positive integer, got {deals!r}")
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ValueError(f"jobs must be a positive integer (or None: all cores), got {jobs!r}")
+    check_jobs(jobs)
     if move_time_limit is not None and not (isinstance(move_time_limit, int | float) and move_time_limit > 0):
         raise ValueError(f"move_time_limit must be a positive number of seconds (or None: no limit), "
                          f"got {move_time_limit!r}")
@@ -347,6 +346,12 @@ def _in_processes(todo: list[tuple], jobs: int, path: Path | None) -> Iterator[d
         except BrokenProcessPool:
             _died([args for f, chunk in futures.items() if not f.done() or f.exception() is not None
                    for args in chunk], path)
+
+
+def check_jobs(jobs: object) -> None:
+    """Refuse a worker count other than a positive integer or None (all cores), before anything is played."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs must be a positive integer (or None: all cores), got {jobs!r}")
 
 
 def _drop_partial_last_line(path: Path) -> None:

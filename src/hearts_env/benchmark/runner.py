@@ -22,7 +22,7 @@ import numpy as np
 from hearts_env import __version__
 from hearts_env.agents import SEATED, make_agent, seated_agent
 from hearts_env.arena.game import SeatOptions
-from hearts_env.arena.runner import run_arena
+from hearts_env.arena.runner import check_jobs, run_arena
 from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals, ladder_check
 from hearts_env.benchmark.report import markdown, plot_ladder
 from hearts_env.benchmark.stats import headline, per_deal, rung_figures
@@ -80,6 +80,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     if agent_secret is not None and (isinstance(agent_secret, bool) or not isinstance(agent_secret, int)
                                      or agent_secret < 0):
         raise ValueError(f"agent_secret must be an integer >= 0, got {agent_secret!r}")
+    check_jobs(jobs)
     the_suite = get_suite(suite)
     deals = the_suite.deals(tier)
     rules = the_suite.rules(preset)
