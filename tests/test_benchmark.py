@@ -174,9 +174,9 @@ def test_every_opponent_plays_as_when_the_suite_was_published():
 def test_an_opponent_that_plays_otherwise_is_refused(monkeypatch):
     """Without the compiled engine pimc rolls out with Python agents and plays other cards: the run is
     refused with the reason (the benchmark extra installs Numba), before any game is played."""
-    from hearts_baselines.search import common
+    from hearts_baselines import search_common
 
-    monkeypatch.setattr(common, "resolve_backend", lambda backend: None)  # as if Numba were missing
+    monkeypatch.setattr(search_common, "resolve_backend", lambda backend: None)  # as if Numba were missing
     with pytest.raises(BenchmarkCheckFailed, match=r"pimc .* plays the first 4 standard deals differently.*Numba"):
         run_benchmark("random", tier="smoke", rungs=["pimc"], **FAST)
     v1 = get_suite("v1")

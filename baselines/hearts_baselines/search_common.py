@@ -1,4 +1,6 @@
-"""What the search agents share: the budget, passing by a rule player, and rollouts."""
+"""What the search agents share — those of :mod:`hearts_baselines.search` and tdlambda's player — the
+budget, passing by a rule player, and rollouts. A module of its own, below both: ``maxn`` can value its
+leaves by tdlambda's model, so ``search`` sits above ``tdlambda`` (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -8,5 +8,6 @@
 - ``openspiel-ismcts`` (:mod:`.openspiel_ismcts`) — OpenSpiel's C++ ISMCTS bot on the mirrored deal.
 
 Worlds come from :mod:`hearts_env.worlds`; batched rollouts from :mod:`hearts_env.vector` (Numba
-when installed, NumPy otherwise).
+when installed, NumPy otherwise); the budget, passing and rollouts they share from
+:mod:`hearts_baselines.search_common`.
 """

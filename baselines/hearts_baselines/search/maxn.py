@@ -26,7 +26,7 @@ from typing import Protocol
 
 import numpy as np
 
-from hearts_baselines.search.common import Budget, SearchAgent, check_budget, check_count, check_policy, rollout_points
+from hearts_baselines.search_common import Budget, SearchAgent, check_budget, check_count, check_policy, rollout_points
 from hearts_env import Deal, SeatView
 from hearts_env.worlds import sample_worlds
 

@@ -11,7 +11,7 @@ Parameters (paper 003's names): ``n`` rollouts per candidate (one sampled world 
 candidates at most (None: every legal card), ``policy`` the rollout policy of all seats
 (``"random"``, ``"greedy"`` and ``"heuristic"`` run on the batched engine: all worlds × candidates
 in one call; any other agent spec works, slowly), ``rank`` the ranking agent spec for ``m``.
-An agent that plays batches (:class:`~hearts_baselines.search.common.BatchPolicy`, e.g. paper 003's
+An agent that plays batches (:class:`~hearts_baselines.search_common.BatchPolicy`, e.g. paper 003's
 network ``dutchnn``) also rolls out on the batched engine: the thesis's rollout agent is
 ``pimc(n=200, m=8, policy='dutchnn(brain=strongman)', rank='dutchnn(brain=strongman)')``.
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. Passing is delegated
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hearts_baselines.search.common import (
+from hearts_baselines.search_common import (
     Budget,
     SearchAgent,
     batch_policy,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hearts_baselines.search.common import SearchAgent
+from hearts_baselines.search_common import SearchAgent
 from hearts_baselines.tdlambda import kernels
 from hearts_baselines.tdlambda.model import Model, search_inputs
 from hearts_env import SeatView
