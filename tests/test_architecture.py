@@ -1,8 +1,10 @@
-"""The layering written in docs/architecture.md holds, and importing the engine stays light."""
+"""The layering written in docs/architecture.md holds — in hearts_env and in the baselines, for imports at
+module level and inside functions alike — and importing the engine stays light."""
 
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import subprocess
 import sys
@@ -12,47 +14,104 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "hearts_env"
+BASELINES = ROOT / "baselines" / "hearts_baselines"
+DOC = ROOT / "docs" / "architecture.md"
 
 
-def _layers() -> dict[str, int]:
-    text = (ROOT / "docs" / "architecture.md").read_text()
-    line = re.search(r"```\n(cards.*?)\n```", text, re.S)
-    assert line, "docs/architecture.md lost its layer line"
+def _layer_line(text: str, first: str) -> dict[str, int]:
+    """The units of the fenced layer line that starts with ``first``, each with its layer number."""
+    line = re.search(rf"```\n({first}\b.*?)\n```", text, re.S)
+    assert line, f"docs/architecture.md lost its layer line starting with {first!r}"
     return {name.strip(): k for k, group in enumerate(line.group(1).split("→")) for name in group.split(",")}
 
 
+def _layers(text: str | None = None) -> dict[str, int]:
+    """hearts_env's layer line."""
+    return _layer_line(DOC.read_text() if text is None else text, "cards")
+
+
+def _baseline_layers(text: str | None = None) -> dict[str, int]:
+    """The baselines' layer line."""
+    return _layer_line(DOC.read_text() if text is None else text, "jit")
+
+
+def _exceptions(text: str | None = None) -> set[tuple[str, str]]:
+    """The imports inside functions that docs/architecture.md allows against the line, as (the function,
+    the unit it imports): its bullets ``- `worlds._replays_legally` imports `vector`: why``."""
+    text = DOC.read_text() if text is None else text
+    return set(re.findall(r"^- `([\w.]+)` imports `(\w+)`: \S", text, re.M))
+
+
 def _unit(module: str) -> str:
-    """The layer unit of a module: its top-level module or subpackage under hearts_env."""
+    """The layer unit of a module: its top-level module or subpackage under hearts_env (or hearts_baselines)."""
     return module.split(".")[1]
 
 
-def _imports(path: Path) -> set[str]:
-    """hearts_env modules imported at module level (TYPE_CHECKING blocks and function bodies excluded)."""
-    found = set()
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("hearts_env"):
-            if node.module == "hearts_env":
-                found.update(f"hearts_env.{a.name}" for a in node.names)
-            else:
-                found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.startswith("hearts_env"))
-    return found
+def _type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _modules() -> list[tuple[str, Path]]:
+def _imports(module: str, path: Path, top: str = "hearts_env", *, type_checking: bool = False) -> list[
+        tuple[str, str | None]]:
+    """The ``top`` modules that ``module`` (the file ``path``) imports, relative imports resolved, each with
+    the function whose body imports it (its dotted name in the module, ``Class.method`` for a method) or
+    None at module level. ``from top import name`` counts as ``top.name``; imports under ``if
+    TYPE_CHECKING:`` count only when ``type_checking``."""
+    found: list[tuple[str, str | None]] = []
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+    def add(name: str, function: str | None) -> None:
+        if name == top or name.startswith(top + "."):
+            found.append((name, function))
+
+    def visit(node: ast.AST, names: tuple[str, ...], function: str | None) -> None:
+        if isinstance(node, ast.If) and _type_checking(node) and not type_checking:
+            for child in node.orelse:
+                visit(child, names, function)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name, function)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join([*parts[:len(parts) - node.level + 1], *([base] if base else [])])
+            for alias in node.names:
+                add(f"{base}.{alias.name}" if base == top else base, function)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = (*names, node.name)
+            if not isinstance(node, ast.ClassDef):
+                function = ".".join(names)
+        for child in ast.iter_child_nodes(node):
+            visit(child, names, function)
+
+    visit(ast.parse(path.read_text()), (), None)
+    return list(dict.fromkeys(found))
+
+
+def _modules(package: Path = PACKAGE) -> list[tuple[str, Path]]:
     out = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package.parent).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
         out.append((".".join(parts), path))
     return out
 
 
-def _violations(modules: list[tuple[str, Path]]) -> list[str]:
-    layers = _layers()
-    problems = []
+def _where(module: str, function: str | None) -> str:
+    return module if function is None else f"{module}.{function}"
+
+
+def _violations(modules: list[tuple[str, Path]], text: str | None = None) -> list[str]:
+    """hearts_env's modules against its layer line: imports at module level and inside functions; an import
+    inside a function may go against the line only where docs/architecture.md names it, and every one it
+    names must exist."""
+    layers, allowed = _layers(text), _exceptions(text)
+    problems, used = [], set()
     for module, path in modules:
         if module == "hearts_env":
             continue  # the package face re-exports
@@ -60,20 +119,115 @@ def _violations(modules: list[tuple[str, Path]]) -> list[str]:
         if unit not in layers:
             problems.append(f"{module}: {unit!r} is in no layer of docs/architecture.md")
             continue
-        for dep in _imports(path):
+        for dep, function in _imports(module, path):
             if dep in ("hearts_env", "hearts_env.__version__"):
                 continue
             target = _unit(dep)
-            if target == unit:
+            if target == unit or layers.get(target, 10**6) < layers[unit]:
                 continue
-            if layers.get(target, 10**6) >= layers[unit]:
-                problems.append(f"{module} imports {dep} ({target!r} is not in an earlier layer)")
+            key = (_where(module, function).removeprefix("hearts_env."), target)
+            if function is not None and key in allowed:
+                used.add(key)
+                continue
+            problems.append(f"{_where(module, function)} imports {dep} ({target!r} is not in an earlier layer)")
+    problems += [f"docs/architecture.md lets {name} import {target}, which it does not"
+                 for name, target in sorted(allowed - used)]
+    return problems
+
+
+def _imports_of_the_baselines(modules: list[tuple[str, Path]]) -> list[str]:
+    """Every import of hearts_baselines in ``modules`` (under TYPE_CHECKING too)."""
+    return [f"{_where(module, function)} imports {dep}" for module, path in modules
+            for dep, function in _imports(module, path, "hearts_baselines", type_checking=True)]
+
+
+def _baseline_graph(modules: list[tuple[str, Path]]) -> dict[str, dict[str, str]]:
+    """Which baselines units each unit imports (module level and inside functions), with the first import
+    that does: {unit: {unit it imports: "module[.function] imports module"}}."""
+    graph: dict[str, dict[str, str]] = {}
+    for module, path in modules:
+        if module == "hearts_baselines":
+            continue
+        unit = _unit(module)
+        edges = graph.setdefault(unit, {})
+        for dep, function in _imports(module, path, "hearts_baselines"):
+            if dep != "hearts_baselines" and _unit(dep) != unit:
+                edges.setdefault(_unit(dep), f"{_where(module, function)} imports {dep}")
+    return graph
+
+
+def _cycles(graph: dict[str, dict[str, str]]) -> list[str]:
+    """Each import cycle among the units: the shortest loop through each unit that lies on one, once per
+    set of units, with the imports that close it."""
+    found: dict[frozenset[str], str] = {}
+    for start in sorted(graph):
+        paths = {start: [start]}
+        frontier = [start]
+        loop = None
+        while frontier and loop is None:
+            step = []
+            for unit in frontier:
+                for target in sorted(graph.get(unit, {})):
+                    if target == start:
+                        loop = [*paths[unit], start]
+                        break
+                    if target not in paths:
+                        paths[target] = [*paths[unit], target]
+                        step.append(target)
+                if loop:
+                    break
+            frontier = step
+        if loop and frozenset(loop) not in found:
+            found[frozenset(loop)] = " → ".join(loop) + " (" + "; ".join(
+                graph[a][b] for a, b in itertools.pairwise(loop)) + ")"
+    return list(found.values())
+
+
+def _baseline_violations(modules: list[tuple[str, Path]], text: str | None = None) -> list[str]:
+    """The baselines' units against their layer line (module level and inside functions alike)."""
+    layers = _baseline_layers(text)
+    problems = []
+    for unit, edges in _baseline_graph(modules).items():
+        if unit not in layers:
+            problems.append(f"hearts_baselines.{unit}: {unit!r} is in no layer of docs/architecture.md")
+            continue
+        problems += [f"{how} ({target!r} is not in an earlier layer)" for target, how in sorted(edges.items())
+                     if layers.get(target, 10**6) >= layers[unit]]
     return problems
 
 
 def test_every_module_has_a_layer_and_imports_only_earlier_layers():
     problems = _violations(_modules())
     assert not problems, "\n".join(problems)
+
+
+def test_hearts_env_never_imports_the_baselines():
+    problems = _imports_of_the_baselines(_modules())
+    assert not problems, "\n".join(problems)
+
+
+def test_the_baselines_packages_import_no_cycle():
+    cycles = _cycles(_baseline_graph(_modules(BASELINES)))
+    assert not cycles, "\n".join(cycles)
+
+
+def test_every_baselines_package_has_a_layer_and_imports_only_earlier_layers():
+    problems = _baseline_violations(_modules(BASELINES))
+    assert not problems, "\n".join(problems)
+
+
+DOC_TEXT = """
+```
+cards → rules → engine → agents, worlds → vector → arena
+```
+
+```
+jit, weightfiles → tdlambda → search
+```
+
+- `worlds.sample` imports `vector`: it replays candidate worlds on the batched engine.
+- `engine.Deal.gone` imports `arena`: no longer true.
+"""
 
 
 def test_the_layer_check_sees_violations(tmp_path):
@@ -83,11 +237,46 @@ def test_the_layer_check_sees_violations(tmp_path):
     sideways.write_text("import numpy\nfrom hearts_env import worlds\nif TYPE_CHECKING:\n    import hearts_env.cli\n")
     lost = tmp_path / "lost.py"
     lost.write_text("")
-    assert _violations([("hearts_env.engine", upward), ("hearts_env.agents.x", sideways),
-                        ("hearts_env.lost", lost)]) == [
+    inside = tmp_path / "worlds.py"
+    inside.write_text("def sample():\n    from hearts_env.vector import VectorDeals\n\n"
+                      "class Sampler:\n    def draw(self):\n        def inner():\n"
+                      "            from .arena import run_arena\n        from hearts_env.cards import to_mask\n"
+                      "        if TYPE_CHECKING:\n            from hearts_env import arena\n"
+                      "        else:\n            from hearts_env import vector\n"
+                      "try:\n    import hearts_env.arena.game\nexcept ImportError:\n    pass\n")
+    modules = [("hearts_env.engine", upward), ("hearts_env.agents.x", sideways), ("hearts_env.lost", lost),
+               ("hearts_env.worlds", inside)]
+    assert _violations(modules, DOC_TEXT) == [
         "hearts_env.engine imports hearts_env.arena ('arena' is not in an earlier layer)",
         "hearts_env.agents.x imports hearts_env.worlds ('worlds' is not in an earlier layer)",
-        "hearts_env.lost: 'lost' is in no layer of docs/architecture.md"]
+        "hearts_env.lost: 'lost' is in no layer of docs/architecture.md",
+        "hearts_env.worlds.Sampler.draw.inner imports hearts_env.arena ('arena' is not in an earlier layer)",
+        "hearts_env.worlds.Sampler.draw imports hearts_env.vector ('vector' is not in an earlier layer)",
+        "hearts_env.worlds imports hearts_env.arena.game ('arena' is not in an earlier layer)",
+        "docs/architecture.md lets engine.Deal.gone import arena, which it does not"]
+    assert _exceptions(DOC_TEXT) == {("worlds.sample", "vector"), ("engine.Deal.gone", "arena")}
+
+
+def test_the_baselines_checks_see_violations(tmp_path):
+    (tmp_path / "agent.py").write_text("from hearts_baselines.search.common import SearchAgent\n"
+                                       "from hearts_baselines import weightfiles\nimport hearts_env.arena\n")
+    (tmp_path / "maxn.py").write_text("def load():\n    from hearts_baselines.tdlambda.agent import load\n")
+    (tmp_path / "jit.py").write_text("if TYPE_CHECKING:\n    from hearts_baselines.search import maxn\n")
+    (tmp_path / "lost.py").write_text("def f():\n    from .search import maxn\n")
+    (tmp_path / "seat.py").write_text("def f():\n    from hearts_baselines.tdlambda import agent\n")
+    modules = [("hearts_baselines.tdlambda.agent", tmp_path / "agent.py"),
+               ("hearts_baselines.search.maxn", tmp_path / "maxn.py"),
+               ("hearts_baselines.jit", tmp_path / "jit.py"), ("hearts_baselines.lost", tmp_path / "lost.py")]
+    assert _cycles(_baseline_graph(modules)) == [
+        "search → tdlambda → search (hearts_baselines.search.maxn.load imports hearts_baselines.tdlambda.agent; "
+        "hearts_baselines.tdlambda.agent imports hearts_baselines.search.common)"]
+    assert _baseline_violations(modules, DOC_TEXT) == [
+        "hearts_baselines.tdlambda.agent imports hearts_baselines.search.common ('search' is not in an earlier layer)",
+        "hearts_baselines.lost: 'lost' is in no layer of docs/architecture.md"]
+    assert _imports_of_the_baselines([("hearts_env.seat.x", tmp_path / "seat.py"),
+                                      ("hearts_env.jit", tmp_path / "jit.py")]) == [
+        "hearts_env.seat.x.f imports hearts_baselines.tdlambda",
+        "hearts_env.jit imports hearts_baselines.search"]
 
 
 @pytest.mark.parametrize("module", ["hearts_env.cards", "hearts_env.engine", "hearts_env", "hearts_env.vector"])

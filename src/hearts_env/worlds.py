@@ -35,16 +35,13 @@ the seat passed and received exactly what it did — for programs that replay a 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.tables import tables_of
+from hearts_env.vector import VectorDeals
 from hearts_env.views import SeatView
-
-if TYPE_CHECKING:
-    from hearts_env.vector import VectorDeals
 
 
 def _bits(mask: int) -> list[int]:
@@ -287,8 +284,6 @@ def sample_world_tables(view: SeatView, rng: np.random.Generator, count: int, ba
     """The worlds of :func:`sample_worlds` (the same ones, for the same ``rng`` state) as a batch of
     tables on the batched engine, built without a :class:`Deal` per world — what rollout searches use
     (``VectorDeals.from_deals(sample_worlds(...))`` costs more than the worlds' rollouts)."""
-    from hearts_env.vector import VectorDeals
-
     if count <= 0:
         raise ValueError(f"count must be a positive number of worlds, got {count}")
     if view.phase == Phase.PASS:
@@ -421,8 +416,6 @@ def _plays_imply_more_than_voids(view: SeatView) -> bool:
 
 def _replays_legally(view: SeatView, hands: np.ndarray) -> np.ndarray:
     """Which rows of ``hands`` (the hands now) make every play of the deal legal, replayed at once."""
-    from hearts_env.vector import VectorDeals
-
     starts = hands | np.array(view.played_by, dtype=np.uint64)
     tables = VectorDeals(view.rules, starts, np.zeros(len(hands), np.int8), dealers=view.dealer)
     alive = np.ones(len(hands), bool)
