@@ -47,7 +47,7 @@ import numpy as np
 
 import hearts_env
 from hearts_baselines.apprentice.agent import legal_matrix
-from hearts_env import Phase, SeatView
+from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.arena.game import pass_direction_of
 from hearts_env.encoders import make_encoder
@@ -92,7 +92,7 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int) -> dict[str, np.nd
         rows["values"].append(values)
         rows["deal"].append(k)
         rows["seat"].append(seat)
-        rows["phase"].append(0 if view.phase == Phase.PASS else 1)
+        rows["phase"].append(view.phase)
         deal.apply(card)
     assert deal.points is not None
     rows["points"] = [deal.points[s] for s in rows["seat"]]

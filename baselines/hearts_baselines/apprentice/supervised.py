@@ -29,6 +29,7 @@ from hearts_baselines.apprentice import data as D
 from hearts_baselines.apprentice.evaluation import greedy_margin
 from hearts_baselines.apprentice.net import SCALE, as_float, to_numpy, torch_net
 from hearts_baselines.apprentice.runfiles import begin, checkpoint, finish, log_metrics
+from hearts_env.engine import Phase
 from hearts_env.rules import make_rules
 
 HOLDOUT = 20  # deals k with k % HOLDOUT == 0 are held out
@@ -89,7 +90,7 @@ def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any
             pick = logits.masked_fill(~b["legal"], -1e9).argmax(1)
             qpick = q.masked_fill(~b["legal"], 1e9).argmin(1)
             ok = (pick == b["action"]).numpy()
-            play = data["phase"][r] == 1
+            play = data["phase"][r] == int(Phase.PLAY)
             for key, sel in (("play", play), ("pass", ~play)):
                 agree[key][0] += int(ok[sel].sum())
                 agree[key][1] += int(sel.sum())

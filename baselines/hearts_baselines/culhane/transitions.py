@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hearts_env import Deal, SeatView
+from hearts_env import Deal, Phase, SeatView
 from hearts_env.agents import make_agent
 from hearts_env.encoders import make_encoder
 from hearts_env.rules import Rules, make_rules
@@ -149,7 +149,7 @@ def greedy_deals(count: int, seed: int, rules: Rules | str = RULES, policy: str 
             seat = deal.current
             view = SeatView.of(deal, seat)
             card = players[seat].act(view)
-            if view.phase == view.phase.PLAY:
+            if view.phase == Phase.PLAY:
                 items += recorder.decide(seat, encoder.encode(view), view.legal, card)
             deal.apply(card)
         items += recorder.finish()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from hearts_env.agents import Agent, register_agent
 from hearts_env.cards import CLUBS, DIAMONDS, HEARTS, SPADES, iter_cards
+from hearts_env.engine import Phase
 from hearts_env.tables import RuleTables, tables_of
 from hearts_env.views import SeatView
 
@@ -59,7 +60,7 @@ class GreedyAgent(Agent):
     def act(self, view: SeatView) -> int:
         c = tables_of(view.rules)
         legal = list(iter_cards(view.legal))
-        if view.phase.name == "PASS":
+        if view.phase == Phase.PASS:
             return max(legal, key=lambda card: pass_danger(card, view.hand, c, guard=False))
         qs_out = not (view.played >> c.qs) & 1
         if not view.trick:
@@ -126,7 +127,7 @@ class HeuristicAgent(Agent):
         legal = list(iter_cards(view.legal))
         if len(legal) == 1:
             return legal[0]
-        if view.phase.name == "PASS":
+        if view.phase == Phase.PASS:
             return max(legal, key=lambda card: pass_danger(card, view.hand & ~view.passed, c, guard=True))
         if self.shoot and self._strong_enough(view, c) and not any(
                 view.taken[s] & c.penalty_cards for s in range(4) if s != view.seat):  # nobody else holds a point

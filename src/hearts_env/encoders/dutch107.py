@@ -42,11 +42,11 @@ from gymnasium import spaces
 
 from hearts_env.encoders import Encoder, EncoderError, register_encoder
 from hearts_env.encoders._common import box
+from hearts_env.engine import Phase
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
-_PLAY = 1
 SCALAR_SLOTS = (96, 97, 98, 99, 100, 101, 102, 103, 104, 106)
 
 
@@ -104,7 +104,7 @@ class Dutch107Encoder(Encoder):
                 bits |= 1 << 105
         self._region.unpack(bits)
         seat = view.seat
-        turn = ((seat - view.leader) & 3) / 3 if view.phase == _PLAY else 0.0
+        turn = ((seat - view.leader) & 3) / 3 if view.phase == Phase.PLAY else 0.0
         key = (seat, view.game_scores)
         scores = self._score_cache.get(key)
         if scores is None:

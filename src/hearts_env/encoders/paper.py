@@ -28,10 +28,9 @@ import numpy as np
 from hearts_env.encoders import Encoder, register_encoder
 from hearts_env.encoders._bits import BitBuffer
 from hearts_env.encoders.paper260 import position_bits
+from hearts_env.engine import Phase
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
-
-_PASS = 0
 
 
 class PaperEncoder(Encoder):
@@ -57,7 +56,7 @@ class PaperEncoder(Encoder):
         self._scratch = scratch.buffer.reshape(5, n)
 
     def write(self, view: SeatView) -> None:
-        if view.phase == _PASS:
+        if view.phase == Phase.PASS:
             self._head.fill(0)
             self._pass_region.unpack(view.hand | view.passed << self.n | 1 << 2 * self.n)
         else:

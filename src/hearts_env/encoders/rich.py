@@ -51,11 +51,10 @@ from gymnasium import spaces
 
 from hearts_env.encoders import Encoder, register_encoder
 from hearts_env.encoders._common import box
+from hearts_env.engine import Phase
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
-
-_PASS, _PLAY = 0, 1
 
 
 class RichEncoder(Encoder):
@@ -123,9 +122,9 @@ class RichEncoder(Encoder):
         if not (pb[0] | pb[1] | pb[2] | pb[3]) & self.qs_bit:
             flags |= 1 << 33
         phase = view.phase
-        if phase == _PLAY:
+        if phase == Phase.PLAY:
             flags |= 1 << 35 | 1 << (44 + ((view.leader - seat) & 3))
-        elif phase == _PASS:
+        elif phase == Phase.PASS:
             flags |= 1 << 34
         flags |= 1 << (36 + view.pass_direction)
         if view.current >= 0:
