@@ -26,7 +26,6 @@ from hearts_baselines.dutchnn.training import check_rules
 from hearts_env import Phase, SeatView
 from hearts_env.agents import Agent, make_agent
 from hearts_env.encoders import make_encoder
-from hearts_env.engine import PHASE_PASS, PHASE_PLAY
 from hearts_env.rules import Rules
 from hearts_env.vector import VectorDeals, kth_cards, policy_name
 from hearts_env.vector.encoders import make_batch_encoder
@@ -84,9 +83,9 @@ class DutchNNAgent(Agent):
         live = ~tables.done
         cards = table_cards(self.net, tables, self._encoder(tables.rules, batch=True), acting=live)
         if self.epsilon:
-            explore = live & (tables.phase == PHASE_PLAY) & (self.rng.random(tables.size) < self.epsilon)
+            explore = live & (tables.phase == int(Phase.PLAY)) & (self.rng.random(tables.size) < self.epsilon)
             cards = np.where(explore, kth_cards(tables.legal_masks(), self.rng.random(tables.size)), cards)
-        passing = live & (tables.phase == PHASE_PASS)
+        passing = live & (tables.phase == int(Phase.PASS))
         if passing.any():
             if policy_name(self.passing) in (None, "random"):
                 raise NotImplementedError(f"dutchnn in batch passes with a rule player the batched engine runs "

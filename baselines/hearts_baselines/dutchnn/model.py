@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from hearts_baselines.weightfiles import load_npz, save_npz
-from hearts_env.engine import PHASE_PLAY as PLAY
+from hearts_env.engine import Phase
 
 FORMAT = "hearts_baselines.dutchnn/1"
 TRICKS, INPUTS, HIDDEN, CARDS = 8, 107, 64, 32
@@ -94,7 +94,7 @@ def table_cards(net: DutchNet, tables: Any, encoder: Any, acting: np.ndarray | N
     """(B,) the card ``net`` plays (greedily) for the seat to act at each table of a
     :class:`~hearts_env.vector.VectorDeals` in the play phase (−1 at the others, and outside
     ``acting`` when given); ``encoder`` the batch ``dutch107`` encoder of the tables' rules."""
-    playing = tables.phase == PLAY
+    playing = tables.phase == int(Phase.PLAY)
     if acting is not None:
         playing &= acting
     cards = np.full(tables.size, -1, np.int64)

@@ -32,8 +32,6 @@ from hearts_baselines.dutchnn.update import compiled
 from hearts_env import Deal, Phase, SeatView
 from hearts_env.encoders import make_encoder
 from hearts_env.encoders.dutch107 import Dutch107Encoder
-from hearts_env.engine import PHASE_PASS as PASS
-from hearts_env.engine import PHASE_PLAY as PLAY
 from hearts_env.rules import Rules, make_rules
 from hearts_env.tables import tables_of
 from hearts_env.vector import VectorDeals, kth_cards, penalty_points
@@ -89,7 +87,7 @@ def play_batch(net: DutchNet, tables: VectorDeals, epsilon: float, rng: np.rando
         legal = tables.legal_masks()
         explore = rng.random(b) < epsilon
         random_cards = kth_cards(legal, rng.random(b))
-        playing = live & (tables.phase == PLAY)
+        playing = live & (tables.phase == int(Phase.PLAY))
         if not playing.any():  # passing (not in the thesis's rules): random, not learned
             tables.step(np.where(live, random_cards, -1))
             continue
@@ -176,7 +174,7 @@ def versus(net: DutchNet, opponents: str = "heuristic", deals: int = 1024, seed:
             if tables.done.all():
                 break
             cards = table_cards(net, tables, encoder, acting=~tables.done)
-            passing = ~tables.done & (tables.phase == PASS)  # the thesis does not pass: heuristic passes
+            passing = ~tables.done & (tables.phase == int(Phase.PASS))  # the thesis does not pass: heuristic passes
             if passing.any():
                 cards = np.where(passing, tables.policy_actions("heuristic"), cards)
             tables.step(cards)

@@ -24,8 +24,7 @@ from hearts_baselines.subagents.policy import Brain, _combinations, afterstate_l
 from hearts_baselines.subagents.rewards import DealFacts, play_target, terminal
 from hearts_baselines.subagents.selfplay import STYLE_OF, Samples
 from hearts_baselines.subagents.weights import NetSet
-from hearts_env.engine import PHASE_PASS as PASS
-from hearts_env.engine import PHASE_PLAY as PLAY
+from hearts_env.engine import Phase
 from hearts_env.tables import tables_of
 from hearts_env.vector import VectorDeals, penalty_points
 from hearts_env.vector.encoders import make_batch_encoder
@@ -157,13 +156,13 @@ def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str |
         seat = tables.current.astype(np.intp)
         legal = tables.legal_masks()
         cards = np.full(b, -1, np.int64)
-        passing = live & (tables.phase == PASS)
+        passing = live & (tables.phase == int(Phase.PASS))
         if passing.any():
             _passes(nets, tables, seats, passing, seat, plan, out)
             idx = np.flatnonzero(passing)
             cards[idx] = plan[idx, seat[idx], plan_used[idx, seat[idx]]]
             plan_used[idx, seat[idx]] += 1
-        playing = live & (tables.phase == PLAY)
+        playing = live & (tables.phase == int(Phase.PLAY))
         if playing.any():
             idx = np.flatnonzero(playing)
             cards[idx] = _plays(nets, tables, seats, idx, seat[idx], legal[idx], encoder, penalty, breaking, out,

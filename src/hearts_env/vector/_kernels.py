@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from hearts_env.engine import PHASE_DONE, PHASE_PASS, PHASE_PLAY
+from hearts_env.engine import Phase
 from hearts_env.tables import (
     FLAG_AVOID_BONUS,
     FLAG_JD_BONUS,
@@ -59,9 +59,8 @@ from hearts_env.vector._strategies import A_MOON_ALARM, A_SHOOT, _greedy, _heuri
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
     ADVANCE_HEURISTIC = range(9)
-_PASS, _PLAY, _DONE = PHASE_PASS, PHASE_PLAY, PHASE_DONE  # plain ints: Numba freezes them as constants
-
-
+# The phase arrays hold engine.Phase values; the kernels compare and write the members themselves (Numba
+# freezes an IntEnum member read from a global as a constant, as it does a plain int).
 
 
 def _start_play(i, hands, phase, current, leader, dealer, K):
@@ -75,7 +74,7 @@ def _start_play(i, hands, phase, current, leader, dealer, K):
         first = (dealer[i] + 1) & 3
     current[i] = first
     leader[i] = first
-    phase[i] = _PLAY
+    phase[i] = Phase.PLAY
 
 
 def _exchange(i, hands, passed, pass_direction):
@@ -118,7 +117,7 @@ def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P)
         if flags & np.uint64(FLAG_AVOID_BONUS) and shooter < 0 and tricks_won[i, s] == 0:
             points[i, s] -= P[P_AVOID]
     moon_shooter[i] = shooter
-    phase[i] = _DONE
+    phase[i] = Phase.DONE
 
 
 def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
@@ -148,7 +147,7 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
     advancing = mode >= ADVANCE_RANDOM
     for i in range(phase.shape[0]):
         j = 0
-        while phase[i] != _DONE:
+        while phase[i] != Phase.DONE:
             s = current[i]
             if advancing and s == learner[i]:
                 break
@@ -157,7 +156,7 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
             p = phase[i]
             tc = trick_count[i]
             hand = hands[i, s]
-            if p == _PASS:
+            if p == Phase.PASS:
                 legal = hand & ~passed[i, s]
             else:
                 legal = _ZERO
@@ -186,8 +185,9 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
             elif mode == RANDOM_PLAY or mode == ADVANCE_RANDOM:
                 card = _kth_card(legal, uniforms[i, min(j, uniforms.shape[1] - 1)])
             elif mode == GREEDY_CHOICE or mode == ADVANCE_GREEDY:
-                card = _greedy(legal, p == _PASS, played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
-                               tc, trick_mask[i], led_mask[i], rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT], hearts_m,
+                card = _greedy(legal, p == Phase.PASS,
+                               played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3], tc,
+                               trick_mask[i], led_mask[i], rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT], hearts_m,
                                K[K_SPADES], K[K_PENALTY_CARDS])
                 if mode == GREEDY_CHOICE:
                     out[i] = card
@@ -195,7 +195,7 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
             else:
                 if legal & (legal - _ONE) == _ZERO:
                     card = _lowest_card(legal)
-                elif p == _PASS:
+                elif p == Phase.PASS:
                     card = _pass_choice(legal, hand & ~passed[i, s], True, rps, qs_bit, K[K_KS_BIT], K[K_AS_BIT],
                                         hearts_m, K[K_SPADES], suit0)
                 else:
@@ -209,7 +209,7 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
             if mode == RANDOM_PLAY:
                 out[i] = card
             bit = _ONE << np.uint64(card)
-            if p == _PASS:
+            if p == Phase.PASS:
                 passed[i, s] |= bit
                 if _popcount(passed[i, s]) == pass_count:
                     if s < 3:
@@ -297,12 +297,15 @@ _FINGERPRINT_FILE = "hearts_env-kernels.fingerprint"
 
 def sources_fingerprint() -> str:
     """A hash of every source file the compiled kernels depend on: this module, the helpers, the
-    strategies, and :mod:`hearts_env.tables`, whose slot numbers the kernels freeze as constants."""
+    strategies, and :mod:`hearts_env.tables`, whose slot numbers the kernels freeze as constants; and
+    the values of :class:`~hearts_env.engine.Phase`, which they freeze too (not engine.py's text, whose
+    every edit would otherwise recompile them)."""
     from hearts_env import tables
 
     digest = hashlib.sha256()
     for module in (_bitops, _strategies, sys.modules[__name__], tables):
         digest.update(Path(str(module.__file__)).read_bytes())
+    digest.update(repr([(member.name, int(member)) for member in Phase]).encode())
     return digest.hexdigest()[:16]
 
 

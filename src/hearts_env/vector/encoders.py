@@ -13,9 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from hearts_env.encoders import EncoderError, make_encoder
-from hearts_env.engine import PHASE_DONE as DONE
-from hearts_env.engine import PHASE_PASS as PASS
-from hearts_env.engine import PHASE_PLAY as PLAY
+from hearts_env.engine import Phase
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.vector import penalty_points
@@ -95,7 +93,7 @@ class RichBatch(BatchEncoder):
         masks[:, 1] = passed
         source = (me - tables.pass_direction) & 3
         received = tables.passed[rows[:, 0], source]
-        masks[:, 2] = np.where((tables.phase != PASS) & (tables.pass_direction != 0), received, U64(0))
+        masks[:, 2] = np.where((tables.phase != int(Phase.PASS)) & (tables.pass_direction != 0), received, U64(0))
         masks[:, 3:7] = tables.played_by[rows, rel]
         trick = tables.trick.astype(np.int64)  # (B, 4), -1 = empty
         by_rel = (tables.leader[:, None] + np.arange(4) - me[:, None]) & 3
@@ -121,13 +119,13 @@ class RichBatch(BatchEncoder):
         pb = tables.played_by
         f[:, 33] = ((pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]) & self.qs_bit) == 0
         phase = tables.phase
-        f[:, 34] = phase == PASS
-        f[:, 35] = phase == PLAY
+        f[:, 34] = phase == int(Phase.PASS)
+        f[:, 35] = phase == int(Phase.PLAY)
         f[rows[:, 0], 36 + tables.pass_direction.astype(np.intp)] = 1
-        live = phase != DONE
+        live = phase != int(Phase.DONE)
         cur = (tables.current.astype(np.intp) - me) & 3
         f[rows[live, 0], 40 + cur[live]] = 1
-        playing = phase == PLAY
+        playing = phase == int(Phase.PLAY)
         lead = (tables.leader.astype(np.intp) - me) & 3
         f[rows[playing, 0], 44 + lead[playing]] = 1
         return out
@@ -158,7 +156,7 @@ class Dutch107Batch(BatchEncoder):
         out[:, :96] = _unpack(np.stack([hand, played & ~table, table], axis=1), 32).reshape(b, 96)
         # the scalar slots in float64, as the scalar encoder computes them, then stored (rounded for uint8)
         x = np.zeros((b, 10))  # slots 96–104, then 106 (105, the moon bit, is binary)
-        playing = tables.phase == PLAY
+        playing = tables.phase == int(Phase.PLAY)
         x[:, 0] = np.where(playing, ((seats - tables.leader) & 3) / 3, 0.0)
         rel = (seats[:, None] + np.arange(4)) & 3
         x[:, 1:5] = np.clip(tables.game_scores[rows[:, None], rel] / r.target, 0.0, 1.0)

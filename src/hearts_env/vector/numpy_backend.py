@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from hearts_env.engine import PHASE_DONE as DONE
-from hearts_env.engine import PHASE_PASS as PASS
-from hearts_env.engine import PHASE_PLAY as PLAY
+from hearts_env.engine import Phase
 from hearts_env.tables import RuleTables, tables_of
 
 if TYPE_CHECKING:
@@ -35,14 +33,14 @@ def start_play(t: VectorDeals, which: np.ndarray) -> None:
         first = ((t.dealer + 1) % 4).astype(np.int8)
     t.current = np.where(which, first, t.current).astype(np.int8)
     t.leader = np.where(which, first, t.leader).astype(np.int8)
-    t.phase = np.where(which, PLAY, t.phase).astype(np.int8)
+    t.phase = np.where(which, int(Phase.PLAY), t.phase).astype(np.int8)
 
 
 def legal_masks(t: VectorDeals) -> np.ndarray:
     """(B,) uint64: the cards the seat to act may pass or play at each table (0 when done)."""
     rows = t.rows
     hand = t.hands[rows, t.current]
-    passing = t.phase == PASS
+    passing = t.phase == int(Phase.PASS)
     leading = t.trick_count == 0
     first = t.trick_index == 0
     res = hand.copy()
@@ -55,20 +53,20 @@ def legal_masks(t: VectorDeals) -> np.ndarray:
     follow = hand & t.led_mask
     np.copyto(res, follow, where=~leading & (follow != 0))
     np.copyto(res, hand & ~t.passed[rows, t.current], where=passing)
-    res[t.phase == DONE] = 0
+    res[t.phase == int(Phase.DONE)] = 0
     return res
 
 
 def step(t: VectorDeals, cards: np.ndarray, legal: np.ndarray) -> int:
     """Each table not done whose card is not -2 passes or plays it, if every such card is in ``legal``
     (the tables' legal masks); else nothing moves and the first offending table is returned (-1: played)."""
-    active = (t.phase != DONE) & (cards != -2)
+    active = (t.phase != int(Phase.DONE)) & (cards != -2)
     bit = np.where(active, U64(1) << np.clip(cards, 0, t.n - 1).astype(U64), U64(0))
     bad = active & ((cards < 0) | (cards >= t.n) | ((legal & bit) == 0))
     if bad.any():
         return int(np.flatnonzero(bad)[0])
     cur = t.current.astype(np.intp)
-    passing = active & (t.phase == PASS)
+    passing = active & (t.phase == int(Phase.PASS))
     if passing.any():
         p = np.flatnonzero(passing)
         t.passed[p, cur[p]] |= bit[p]
@@ -160,7 +158,7 @@ def _score(t: VectorDeals, rows: np.ndarray) -> None:
         points -= np.where((t.tricks_won[rows] == 0) & ~has_moon[:, None], r.avoid_all_tricks_points, 0)
     t.points[rows] = points
     t.moon_shooter[rows] = shooter
-    t.phase[rows] = DONE
+    t.phase[rows] = int(Phase.DONE)
 
 
 def penalty_points(taken: np.ndarray, tables: RuleTables) -> np.ndarray:
