@@ -12,7 +12,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from hearts_env import hearts_v0
+from hearts_env import Phase, hearts_v0
 from hearts_env.cards import card_id
 from hearts_env.encoders import EncoderError, encoder_names, make_encoder
 from hearts_env.engine import Deal, IllegalActionError
@@ -464,7 +464,19 @@ def test_infos_keep_their_keys_types_and_shapes_through_an_episode():
         seen_phases.add(env.infos[env.agent_selection]["phase"])
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else lowest(obs))
-    assert seen_phases == {hearts_v0.PHASE_PASS, hearts_v0.PHASE_PLAY, hearts_v0.PHASE_DONE}
+    assert seen_phases == {Phase.PASS, Phase.PLAY, Phase.DONE}
+    assert all(type(phase) is int for phase in seen_phases)  # plain ints, the values of Phase
+
+
+def test_the_deprecated_phase_aliases_are_phase_and_warn():
+    for name, member in (("PHASE_PASS", Phase.PASS), ("PHASE_PLAY", Phase.PLAY), ("PHASE_DONE", Phase.DONE)):
+        with pytest.warns(DeprecationWarning, match=f"hearts_v0.{name} is deprecated: use hearts_env.Phase"):
+            assert getattr(hearts_v0, name) is member
+    with pytest.warns(DeprecationWarning, match="PHASE_PASS"):
+        from hearts_env.hearts_v0 import PHASE_PASS  # the import form still works
+    assert PHASE_PASS == 0
+    with pytest.raises(AttributeError, match="has no attribute 'PHASE_OVER'"):
+        hearts_v0.PHASE_OVER  # noqa: B018
 
 
 def test_infos_given_to_a_caller_are_not_changed_by_later_steps():
@@ -485,7 +497,7 @@ def test_infos_given_to_a_caller_are_not_changed_by_later_steps():
 def test_next_deal_starts_inside_step_and_infos_report_the_deal():
     env = hearts_v0.raw_env(rules="standard(target=60)")
     env.reset(seed=9)
-    assert env.infos["player_0"]["phase"] == hearts_v0.PHASE_PASS
+    assert env.infos["player_0"]["phase"] == Phase.PASS
     assert env.infos["player_0"]["deals_done"] == 0 and not env.infos["player_0"]["deal_points"].any()
     assert env.infos["player_0"]["moon_shooter"] == -1
     deal0 = env.deal
@@ -497,7 +509,7 @@ def test_next_deal_starts_inside_step_and_infos_report_the_deal():
     assert info["deal_points"].tolist() == deal0.points
     assert info["scores"].tolist() == deal0.points
     assert info["moon_shooter"] == (-1 if deal0.moon_shooter is None else deal0.moon_shooter)
-    assert info["phase"] == hearts_v0.PHASE_PASS  # deal 2 passes right
+    assert info["phase"] == Phase.PASS  # deal 2 passes right
     assert env.deal.pass_direction == 3
     assert env.agent_selection == "player_0"
     assert env.deal.game_scores == tuple(deal0.points)
@@ -513,7 +525,7 @@ def test_final_infos_name_the_winners_and_phase_done():
     while not env.terminations["player_0"]:
         env.step(lowest(env.observe(env.agent_selection)))
     info = env.infos["player_3"]
-    assert info["phase"] == hearts_v0.PHASE_DONE and info["winners"].tolist() == [1, 0, 0, 0]
+    assert info["phase"] == Phase.DONE and info["winners"].tolist() == [1, 0, 0, 0]
     assert info["deal_points"].tolist() == [0, 26, 26, 26] and info["moon_shooter"] == 0
     assert info["scores"].tolist() == [0, 36, 46, 55]
     assert not env.observe("player_3")["action_mask"].any()
@@ -626,7 +638,7 @@ def test_built_in_terminate_matches_pettingzoos_wrapper_and_names_the_offender()
     infos = ours.unwrapped.infos
     assert infos[agent]["illegal_action"] is True  # the wrapper ends the episode before the env could say so
     assert {a: i["illegal_seat"] for a, i in infos.items()} == dict.fromkeys(AGENTS, int(agent[-1]))
-    assert all(i["phase"] == hearts_v0.PHASE_DONE for i in infos.values())
+    assert all(i["phase"] == Phase.DONE for i in infos.values())
     assert_fixed_infos(infos)
 
 

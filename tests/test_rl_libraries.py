@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hearts_env import hearts_v0
+from hearts_env import Phase, hearts_v0
 
 try:
     import torch
@@ -35,7 +35,6 @@ pytestmark = pytest.mark.filterwarnings(
 
 INFO_SHAPES = {"phase": (), "deal_index": (), "deals_done": (), "scores": (4,), "deal_points": (4,),
                "moon_shooter": (), "winners": (4,), "illegal_action": (), "illegal_seat": ()}
-PHASE_PASS, PHASE_PLAY, PHASE_DONE = hearts_v0.PHASE_PASS, hearts_v0.PHASE_PLAY, hearts_v0.PHASE_DONE
 
 # One-deal episodes over encodings that fit each deck; (rules, observation, other env() kwargs).
 DEAL_CASES = [
@@ -72,7 +71,7 @@ def check_episode(infos, rewards, rules, one_deal, lengths):
         assert n in lengths
     assert not infos["illegal_action"].any() and (infos["illegal_seat"] == -1).all()
     phase = infos["phase"]
-    assert phase[-1] == PHASE_DONE and set(phase[:-1].tolist()) <= {PHASE_PASS, PHASE_PLAY}
+    assert phase[-1] == Phase.DONE and set(phase[:-1].tolist()) <= {Phase.PASS, Phase.PLAY}
     last = {key: value[-1] for key, value in infos.items()}
     assert last["deals_done"] == last["deal_index"] + 1
     assert (np.diff(infos["deals_done"]) >= 0).all() and (np.diff(infos["deal_index"]) >= 0).all()
@@ -253,7 +252,7 @@ def test_torchrl_check_env_specs_and_masked_rollout(rules, observation, kwargs):
     after = td[ends[0] + 1]
     for group in env.group_map:  # the step after the end starts a fresh deal
         assert after[group, "info", "deals_done"].eq(0).all()
-        assert after[group, "info", "phase"].ne(PHASE_DONE).all()
+        assert after[group, "info", "phase"].ne(Phase.DONE).all()
     env.close()
 
 

@@ -35,20 +35,26 @@ from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_directio
 from hearts_env.scoring import score_deal
 from hearts_env.tables import RuleTables, tables_of
 
-__all__ = ["PHASE_DONE", "PHASE_PASS", "PHASE_PLAY", "BrokenRule", "Deal", "DealError", "Event", "IllegalActionError",
-           "Phase", "Trick", "direction_offset",
+__all__ = ["BrokenRule", "Deal", "DealError", "Event", "IllegalActionError", "Phase", "Trick", "direction_offset",
            "mask_points", "validate_scores"]
 
 
 class Phase(IntEnum):
+    """The phase of a deal, the one spelling of it everywhere: :attr:`Deal.phase`, :attr:`SeatView.phase`,
+    the int8 ``phase`` arrays of :mod:`hearts_env.vector` (NumPy expressions take ``int(Phase.PLAY)``: NumPy 2
+    reads a member as an int64 scalar, several times slower against an int8 array), the Numba kernels (which
+    freeze the members as constants) and ``info["phase"]`` of the environments (the members' int values)."""
+
     PASS = 0
     PLAY = 1
     DONE = 2
 
 
-PHASE_PASS, PHASE_PLAY, PHASE_DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)
-"""The phases as plain ints: for hot loops (enum member access is slow), arrays and Numba."""
-_PASS, _PLAY, _DONE = PHASE_PASS, PHASE_PLAY, PHASE_DONE
+# The members bound to module globals, for the per-move methods of Deal only (apply, the legal mask,
+# is_over...): on Python 3.10/3.11 reading ``Phase.PASS`` goes through EnumType.__getattr__'s hook
+# (~90 ns, ~5x a global), which made a legal/apply loop 15% slower than these bindings. They are the
+# members themselves (``_PASS is Phase.PASS``); no other module defines or imports them.
+_PASS, _PLAY, _DONE = Phase.PASS, Phase.PLAY, Phase.DONE
 
 
 class DealError(ValueError):
@@ -90,7 +96,7 @@ class Deal:
         self.moon_shooter: int | None = None
         self._legal = -1
         if self.pass_direction:
-            self._phase = _PASS
+            self._phase = Phase.PASS
             self.current = 0
             self.leader = -1
         else:
@@ -195,7 +201,7 @@ class Deal:
         return new
 
     def _check_redistribution(self, hands: list[int]) -> None:
-        if self._phase != _PLAY or self.passed != [0, 0, 0, 0]:
+        if self._phase != Phase.PLAY or self.passed != [0, 0, 0, 0]:
             raise DealError("with_hands needs a deal in its play phase with no passes")
         if len(hands) != NUM_SEATS:
             raise DealError(f"with_hands needs {NUM_SEATS} hands, got {len(hands)}")
@@ -214,6 +220,7 @@ class Deal:
     def __setstate__(self, state: dict[str, Any]) -> None:
         for k, v in state.items():
             setattr(self, k, v)
+        self._phase = Phase(self._phase)  # a pickle of an older version holds a plain int
         self._c = tables_of(self.rules)
 
     # Queries ----------------------------------------------------------------------------
@@ -235,7 +242,7 @@ class Deal:
         replays every playout through :meth:`apply`) and leaves the deal in the same state.
         """
         bits = (rng if isinstance(rng, Random) else Random(rng)).getrandbits
-        if self._phase == _PASS:
+        if self._phase == Phase.PASS:
             self._legal = -1
             passed, history, pass_count = self.passed, self.history, self._c.pass_count
             for seat in range(self.current, 4):
@@ -251,7 +258,7 @@ class Deal:
                     history.append(bit.bit_length() - 1)
                 passed[seat] = self.hands[seat] & ~left
             self._exchange_passes()
-        if self._phase == _DONE:
+        if self._phase == Phase.DONE:
             return self.points  # type: ignore[return-value]
         c = self._c
         rps, suit_mask_of, breaks, hearts = c.ranks_per_suit, c.suit_mask_of, c.breaks_hearts, c.hearts
@@ -328,7 +335,7 @@ class Deal:
 
     @property
     def phase(self) -> Phase:
-        return Phase(self._phase)
+        return self._phase
 
     @property
     def is_over(self) -> bool:
@@ -501,7 +508,7 @@ class Deal:
         self._start_play()
 
     def _start_play(self) -> None:
-        self._phase = _PLAY
+        self._phase = Phase.PLAY
         if self._c.lead_lowest_club:
             hands = self.hands
             first = 0 if hands[0] & 1 else 1 if hands[1] & 1 else 2 if hands[2] & 1 else 3
@@ -511,7 +518,7 @@ class Deal:
 
     def _finish(self) -> None:
         self.points, self.moon_shooter = score_deal(self._c, self.taken, self.tricks_won, self.game_scores)
-        self._phase = _DONE
+        self._phase = Phase.DONE
         self.current = -1
 
     def _raise_illegal(self, card: Any) -> None:
@@ -522,16 +529,16 @@ class Deal:
             raise IllegalActionError(f"{card!r} is not a card id of the {c.deck.name} deck (0..{c.size - 1}); "
                                      f"legal now: {legal_names}", seat=self.current_or_none, card=card,
                                      rule=BrokenRule.NOT_A_CARD, legal=legal)
-        if self._phase == _DONE:
+        if self._phase == Phase.DONE:
             raise IllegalActionError("the deal is over; no card can be played", seat=None, card=card,
                                      rule=BrokenRule.DEAL_OVER, legal=[])
         seat = self.current
         name = card_name(card, c.deck)
-        if self._phase == _PASS:
+        if self._phase == Phase.PASS:
             rule, why = broken_pass(self.passed[seat], card)
         else:
             rule, why = broken_play(c, self.hands[seat], self.trick, self.trick_index, self.hearts_broken, card)
-        raise IllegalActionError(f"seat {seat} cannot {'pass' if self._phase == _PASS else 'play'} {name}: "
+        raise IllegalActionError(f"seat {seat} cannot {'pass' if self._phase == Phase.PASS else 'play'} {name}: "
                                  f"{why} (rule: {rule}); legal cards: {legal_names}",
                                  seat=seat, card=card, rule=rule, legal=legal)
 
@@ -564,10 +571,10 @@ class Deal:
         log: list[Event] = [DealStarted(None, (), self.dealt, PASS_NAMES[self.pass_direction], self.dealer)]
         for card in self.history:
             seat = replay.current
-            if replay._phase == _PASS:
+            if replay._phase == Phase.PASS:
                 replay.apply(card)
                 log.append(Passed(seat, (card,), replay.pass_target(seat)))
-                if replay._phase != _PASS:
+                if replay._phase != Phase.PASS:
                     log.extend(Received(s, tuple(iter_cards(replay.received(s))), replay.pass_source(s))
                                for s in range(4))
                 continue
@@ -581,7 +588,7 @@ class Deal:
         return log
 
     def __repr__(self) -> str:
-        return (f"Deal(phase={Phase(self._phase).name}, pass={self.pass_direction_name}, trick={self.trick_index}, "
+        return (f"Deal(phase={self._phase.name}, pass={self.pass_direction_name}, trick={self.trick_index}, "
                 f"current={self.current_or_none}, points={self.points})")
 
 

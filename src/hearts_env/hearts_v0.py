@@ -107,7 +107,7 @@ so libraries that store infos in arrays (Tianshou's replay buffers, TorchRL's sp
 
 | key              | type              | value                                                                 |
 |------------------|-------------------|-----------------------------------------------------------------------|
-| `phase`          | int               | `PHASE_PASS` (0), `PHASE_PLAY` (1), `PHASE_DONE` (2: the episode is over) |
+| `phase`          | int               | `Phase.PASS` (0), `Phase.PLAY` (1), `Phase.DONE` (2: the episode is over) |
 | `deal_index`     | int               | 0-based index of the current (or, once over, the last) deal           |
 | `deals_done`     | int               | deals finished so far                                                 |
 | `scores`         | int64 (4,)        | game scores of the finished deals                                     |
@@ -118,6 +118,9 @@ so libraries that store infos in arrays (Tianshou's replay buffers, TorchRL's sp
 | `illegal_seat`   | int               | that agent's seat in every agent's info, −1 for none                  |
 
 The legal actions are in the observation (`obs["action_mask"]`), PettingZoo's convention, not in the info.
+`phase` is the int value of `hearts_env.Phase` (an `IntEnum`: compare with `info["phase"] == Phase.PASS`).
+`hearts_v0.PHASE_PASS`, `PHASE_PLAY` and `PHASE_DONE` are deprecated aliases of those members, kept for one
+release (reading them warns); use `Phase`.
 
 ## Auto-play
 
@@ -174,9 +177,7 @@ from pettingzoo.utils import wrappers
 
 from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
-
-# PHASE_*: the values of info["phase"], the engine's Phase as plain ints (0, 1, 2)
-from hearts_env.engine import PHASE_DONE, PHASE_PASS, PHASE_PLAY, BrokenRule, Deal, DealError, IllegalActionError
+from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match, check_seed
 from hearts_env.registration import PETTINGZOO_ID
 from hearts_env.render import render_deal
@@ -184,7 +185,20 @@ from hearts_env.rewards import REWARD_SCHEMES, RewardBook, check_scheme
 from hearts_env.rules import Rules, draw_pass_direction, make_rules
 from hearts_env.views import SeatView
 
-__all__ = ["ENV_ID", "PHASE_DONE", "PHASE_PASS", "PHASE_PLAY", "REWARD_SCHEMES", "env", "raw_env"]
+__all__ = ["ENV_ID", "REWARD_SCHEMES", "env", "raw_env"]
+
+_DEPRECATED_PHASES = {"PHASE_PASS": Phase.PASS, "PHASE_PLAY": Phase.PLAY, "PHASE_DONE": Phase.DONE}
+
+
+def __getattr__(name: str) -> Phase:
+    """``PHASE_PASS``, ``PHASE_PLAY``, ``PHASE_DONE``: deprecated aliases of :class:`~hearts_env.engine.Phase`'s
+    members (the values of ``info["phase"]``), kept for one release."""
+    phase = _DEPRECATED_PHASES.get(name)
+    if phase is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"hearts_v0.{name} is deprecated: use hearts_env.Phase.{phase.name}", DeprecationWarning,
+                  stacklevel=2)
+    return phase
 
 ENV_ID = PETTINGZOO_ID
 """The id under which :func:`env` is registered with PettingZoo (1.27+; see :mod:`hearts_env.registration`)."""
@@ -451,7 +465,7 @@ class raw_env(AECEnv):
         self._game_over = True
         self._mask = self._zero_mask
         seat = self._seat_of[agent]
-        self.infos = {a: {**info, "phase": PHASE_DONE, "illegal_seat": seat} for a, info in self.infos.items()}
+        self.infos = {a: {**info, "phase": int(Phase.DONE), "illegal_seat": seat} for a, info in self.infos.items()}
         self.infos[agent]["illegal_action"] = True
         self._deads_step_first()
 
@@ -459,7 +473,7 @@ class raw_env(AECEnv):
         """Set agent_selection and rebuild the infos after a reset or a step."""
         match = self.match
         deal = match.deal
-        phase = PHASE_DONE if self._game_over else PHASE_PLAY if deal.passes_complete() else PHASE_PASS
+        phase = int(Phase.DONE if self._game_over else Phase.PLAY if deal.passes_complete() else Phase.PASS)
         deal_index = match.deal_index
         agents = self.possible_agents
         deal_infos = self._deal_infos
