@@ -212,3 +212,13 @@ def test_a_bad_worker_count_is_refused_before_anything_is_played(run, capsys):
     with pytest.raises(ValueError, match="jobs must be a positive integer"):
         (run_benchmark if run == "benchmark" else run_probes)("heuristic", tier="smoke", jobs=0, progress=True)
     assert capsys.readouterr().err == ""  # no progress printed first
+
+
+def test_the_engines_old_phase_names_still_work_and_say_what_replaces_them():
+    import hearts_env.engine as engine
+    from hearts_env import Phase
+
+    with pytest.warns(DeprecationWarning, match="use hearts_env.Phase.PLAY"):
+        assert engine.PHASE_PLAY is Phase.PLAY
+    with pytest.raises(AttributeError):
+        engine.PHASE_NONE  # noqa: B018

@@ -21,6 +21,7 @@ direction of 0 (hold) skips passing.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from random import Random
@@ -55,6 +56,19 @@ class Phase(IntEnum):
 # (~90 ns, ~5x a global), which made a legal/apply loop 15% slower than these bindings. They are the
 # members themselves (``_PASS is Phase.PASS``); no other module defines or imports them.
 _PASS, _PLAY, _DONE = Phase.PASS, Phase.PLAY, Phase.DONE
+
+_DEPRECATED_PHASES = {"PHASE_PASS": Phase.PASS, "PHASE_PLAY": Phase.PLAY, "PHASE_DONE": Phase.DONE}
+
+
+def __getattr__(name: str) -> Phase:
+    """``PHASE_PASS``, ``PHASE_PLAY``, ``PHASE_DONE``: deprecated aliases of :class:`Phase`'s members (they were
+    plain ints before 0.1.3), kept for one release."""
+    phase = _DEPRECATED_PHASES.get(name)
+    if phase is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"hearts_env.engine.{name} is deprecated: use hearts_env.Phase.{phase.name}", DeprecationWarning,
+                  stacklevel=2)
+    return phase
 
 
 class DealError(ValueError):
