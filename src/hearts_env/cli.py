@@ -46,6 +46,7 @@ from hearts_env.benchmark.suite import TRACKS
 from hearts_env.benchmark.verify import PACKED_SUFFIX, VerificationFailed, pack_records, verify_run
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
+from hearts_env.events import Received, Scored, TrickTaken
 from hearts_env.match import Match
 from hearts_env.records import FORMAT, deals_of_record, read_record
 from hearts_env.render import format_hand
@@ -422,17 +423,15 @@ def _print_deal(deal: Deal, names: list[str], k: int) -> None:
     for s in range(4):
         print(f"  {names[s]:<28} {format_hand(deal.dealt[s], deck)}")
     for event in deal.events():
-        seat = -1 if event.seat is None else event.seat  # the deal and score events belong to no seat
-        if event.kind == "receive":
-            print(f"  {names[seat]} receives {format_cards(event.cards, deck, symbols=True)}")
-        elif event.kind == "trick":
-            leader = event.get("leader")
-            plays = ", ".join(f"seat {(leader + i) % 4} {card_name(c, deck, symbols=True)}"
+        if isinstance(event, Received):
+            print(f"  {names[event.seat]} receives {format_cards(event.cards, deck, symbols=True)}")
+        elif isinstance(event, TrickTaken):
+            plays = ", ".join(f"seat {(event.leader + i) % 4} {card_name(c, deck, symbols=True)}"
                               for i, c in enumerate(event.cards))
-            print(f"trick {event.get('index') + 1}: {plays} -> {names[seat]} ({event.get('points')} points)")
-        elif event.kind == "score":
-            moon = event.get("moon_shooter")
-            print(f"points: {list(event.get('points'))}" + (f"; moon by {names[moon]}" if moon is not None else ""))
+            print(f"trick {event.index + 1}: {plays} -> {names[event.seat]} ({event.points} points)")
+        elif isinstance(event, Scored):
+            moon = event.moon_shooter
+            print(f"points: {list(event.points)}" + (f"; moon by {names[moon]}" if moon is not None else ""))
 
 
 def _serve(args: argparse.Namespace) -> int:

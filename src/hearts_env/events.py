@@ -68,12 +68,14 @@ class DealStarted(Event):
 @dataclass(frozen=True)
 class Passed(Event):
     kind: ClassVar[str] = "pass"
+    seat: int  # a seat passes, receives, plays, takes the trick
     to: int
 
 
 @dataclass(frozen=True)
 class Received(Event):
     kind: ClassVar[str] = "receive"
+    seat: int
     _ALIASES: ClassVar[dict[str, str]] = {"from": "source"}
     source: int
     """The seat the cards came from."""
@@ -82,6 +84,7 @@ class Received(Event):
 @dataclass(frozen=True)
 class Played(Event):
     kind: ClassVar[str] = "play"
+    seat: int
     trick: int
     """The index of the trick the card went to."""
 
@@ -91,6 +94,7 @@ class TrickTaken(Event):
     """A trick completed: ``seat`` won it, ``cards`` in the order played."""
 
     kind: ClassVar[str] = "trick"
+    seat: int
     leader: int
     points: int
     index: int
