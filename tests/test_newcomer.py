@@ -222,3 +222,15 @@ def test_the_engines_old_phase_names_still_work_and_say_what_replaces_them():
         assert engine.PHASE_PLAY is Phase.PLAY
     with pytest.raises(AttributeError):
         engine.PHASE_NONE  # noqa: B018
+
+
+def test_every_env_names_the_end_of_an_episode_by_an_illegal_action_terminate():
+    """One name in the three envs; the Gymnasium envs' old name still works for a release, with a warning."""
+    from hearts_env.vector.env import HeartsVectorEnv
+
+    assert HeartsEnv().illegal_action == "terminate" == hearts_v0.raw_env().illegal_action
+    with pytest.warns(DeprecationWarning, match='named "terminate" in every env'):
+        assert HeartsEnv(illegal_action="penalty").illegal_action == "terminate"
+    assert HeartsVectorEnv(num_envs=2, illegal_action="terminate").illegal_action == "terminate"
+    with pytest.raises(ValueError, match="valid values: terminate, raise"):
+        HeartsVectorEnv(num_envs=2, illegal_action="skip")

@@ -121,7 +121,7 @@ def test_illegal_actions_raise_or_cost_a_penalty():
     bad = np.array([np.flatnonzero(~row)[0] for row in info["action_mask"]])
     with pytest.raises(IllegalActionError, match="table 0"):
         envs.step(bad)
-    envs = HeartsVectorEnv(num_envs=3, opponents="random", illegal_action="penalty", illegal_penalty=-5)
+    envs = HeartsVectorEnv(num_envs=3, opponents="random", illegal_action="terminate", illegal_penalty=-5)
     _, info = envs.reset(seed=0)
     actions = _random_actions(info, np.random.default_rng(0))
     actions[1] = np.flatnonzero(~info["action_mask"][1])[0]

@@ -178,6 +178,7 @@ from pettingzoo.utils import wrappers
 from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
 from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
+from hearts_env.illegal import illegal_action_mode
 from hearts_env.match import Match, check_seed
 from hearts_env.registration import PETTINGZOO_ID
 from hearts_env.render import render_deal
@@ -203,7 +204,6 @@ def __getattr__(name: str) -> Phase:
 ENV_ID = PETTINGZOO_ID
 """The id under which :func:`env` is registered with PettingZoo (1.27+; see :mod:`hearts_env.registration`)."""
 
-ILLEGAL_ACTION_MODES = ("terminate", "raise")
 _OPTION_KEYS = ("deals", "hands", "pass_direction", "dealer", "scores")
 
 
@@ -250,9 +250,7 @@ class raw_env(AECEnv):
         _check_keywords(rule_overrides)
         self.rules: Rules = make_rules(rules, **rule_overrides)
         check_scheme(reward)
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: "
-                             f"{', '.join(ILLEGAL_ACTION_MODES)}")
+        illegal_action = illegal_action_mode(illegal_action)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; valid values: None, "
                              f"{', '.join(self.metadata['render_modes'])}")

@@ -8,6 +8,7 @@ any state under any rules gets a name.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any
@@ -76,3 +77,21 @@ def broken_play(tables: RuleTables, hand: int, trick: Sequence[int], trick_index
     if not trick and c.rules.can_lead_hearts_instead_of_qs:
         return BrokenRule.HEARTS_INSTEAD_OF_QS, "a heart must be led rather than Q♠"
     raise AssertionError(f"card {card} is illegal for no known rule")  # the legal mask and this disagree
+
+
+ILLEGAL_ACTIONS = ("terminate", "raise")
+"""What an environment does with an illegal action: ``terminate`` ends the episode with a penalty to the offender
+(PettingZoo's TerminateIllegalWrapper convention), ``raise`` raises :class:`IllegalActionError` and changes
+nothing."""
+
+
+def illegal_action_mode(value: str) -> str:
+    """``value`` checked against :data:`ILLEGAL_ACTIONS`; ``"penalty"``, the old name of ``terminate`` in the
+    Gymnasium envs, is accepted for one release with a DeprecationWarning."""
+    if value == "penalty":
+        warnings.warn('illegal_action="penalty" is deprecated: it is named "terminate" in every env',
+                      DeprecationWarning, stacklevel=3)
+        return "terminate"
+    if value not in ILLEGAL_ACTIONS:
+        raise ValueError(f"illegal_action={value!r} is not valid; valid values: {', '.join(ILLEGAL_ACTIONS)}")
+    return value

@@ -18,9 +18,9 @@ Arguments (all keywords):
 - ``seat``: the learner's seat, 0..3 or ``"random"`` (drawn each episode from ``np_random``).
 - ``reward``: ``"points"`` (−points of each deal, the default), ``"openspiel"``, ``"zero_sum"``,
   ``"dense"`` (per trick) — see :mod:`hearts_env.rewards`; ``"win"``/``"rank"`` at game end.
-- ``illegal_action``: ``"penalty"`` (default: reward ``illegal_penalty`` and the episode ends,
-  so gymnasium's and SB3's ``check_env``, which step unmasked samples, pass) or ``"raise"``
-  (:class:`~hearts_env.engine.IllegalActionError`).
+- ``illegal_action``: ``"terminate"`` (default, as in the PettingZoo env: reward ``illegal_penalty`` and the
+  episode ends, so gymnasium's and SB3's ``check_env``, which step unmasked samples, pass) or ``"raise"``
+  (:class:`~hearts_env.engine.IllegalActionError`); ``"penalty"`` is the deprecated name of ``terminate``.
 
 ``action_masks()`` serves sb3-contrib's MaskablePPO; ``info["action_mask"]`` (int8) carries the same.
 Every info holds the same keys with one type each from ``reset()`` on: ``action_mask``, ``seat``,
@@ -48,6 +48,7 @@ from hearts_env.agents import Agent, make_agent
 from hearts_env.agents.adapters import PolicyAgent
 from hearts_env.encoders import make_encoder
 from hearts_env.engine import BrokenRule, IllegalActionError
+from hearts_env.illegal import illegal_action_mode
 from hearts_env.match import Match, check_seed
 from hearts_env.registration import GYMNASIUM_ID
 from hearts_env.render import render_deal
@@ -67,12 +68,10 @@ class HeartsEnv(gymnasium.Env):
 
     def __init__(self, rules: str | Rules = "standard(game=deal)", observation: str = "rich", dtype: str = "float32",
                  opponents: OpponentSpec | Sequence[OpponentSpec] = "random", seat: int | str = 0,
-                 reward: str = "points", illegal_action: str = "penalty", illegal_penalty: float = -1.0,
+                 reward: str = "points", illegal_action: str = "terminate", illegal_penalty: float = -1.0,
                  dict_obs: bool = False, render_mode: str | None = None):
         self.rules = make_rules(rules)
         check_scheme(reward)
-        if illegal_action not in ("penalty", "raise"):
-            raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: penalty, raise")
         if seat != "random" and seat not in (0, 1, 2, 3):
             raise ValueError(f"seat must be 0..3 or 'random', got {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -85,7 +84,7 @@ class HeartsEnv(gymnasium.Env):
         self.opponents: list[Agent] = [self._as_agent(spec) for spec in specs]
         self.seat_choice = seat
         self.reward_scheme = reward
-        self.illegal_action = illegal_action
+        self.illegal_action = illegal_action_mode(illegal_action)
         self.illegal_penalty = float(illegal_penalty)
         self.dict_obs = dict_obs
         self.render_mode = render_mode

@@ -25,7 +25,10 @@ what they keep (a replay buffer, :class:`~hearts_env.vector.sb3.SB3VecEnv`) and 
   four-seat self-play, see below.
 - ``reward``: ``"points"`` (−points at the deal's end), ``"openspiel"`` or ``"zero_sum"``.
 - ``illegal_action``: ``"raise"`` (default; :class:`~hearts_env.engine.IllegalActionError` naming
-  the table) or ``"penalty"`` (reward ``illegal_penalty`` and that table's episode ends).
+  the table) or ``"terminate"`` (reward ``illegal_penalty`` and that table's episode ends; ``"penalty"`` is its
+  deprecated name). The default differs from the single-table envs' on purpose: they default to ``terminate``
+  so that the libraries' env checkers, which step unmasked random actions, pass; a batch of thousands of tables
+  is stepped by a masked learner, where an illegal card is a masking bug that a penalty would hide.
 - ``backend``: ``"auto"`` / ``"numba"`` / ``"numpy"`` (see :mod:`hearts_env.vector`).
 
 **Autoreset mode: same-step** (``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``, as
@@ -56,6 +59,7 @@ from gymnasium.vector.utils import batch_space
 
 from hearts_env.actions import integer_actions
 from hearts_env.engine import BrokenRule, IllegalActionError
+from hearts_env.illegal import illegal_action_mode
 from hearts_env.rewards import check_scheme, deal_end_rewards
 from hearts_env.rules import Rules, make_rules
 from hearts_env.vector import KernelPolicy, VectorDeals, kernel_policy, kth_cards, policy_name
@@ -84,8 +88,6 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
                              f"valid: {', '.join(VECTOR_REWARDS)}")
         if seat not in (0, 1, 2, 3, "random", "all"):
             raise ValueError(f"seat must be 0..3, 'random' or 'all', got {seat!r}")
-        if illegal_action not in ("raise", "penalty"):
-            raise ValueError(f"illegal_action={illegal_action!r} is not valid; valid values: raise, penalty")
         if not callable(opponents) and not (isinstance(opponents, str) and policy_name(opponents)):
             raise ValueError(f"vector opponents must be 'random', 'greedy', 'heuristic' (with parameters, e.g. "
                              f"'heuristic(moon_alarm=6)') or a batched policy (observations, masks) -> actions; "
@@ -99,7 +101,7 @@ class HeartsVectorEnv(gymnasium.vector.VectorEnv):
         self.opponents = opponents
         self.seat_choice = seat
         self.reward_scheme = reward
-        self.illegal_action = illegal_action
+        self.illegal_action = illegal_action_mode(illegal_action)
         self.illegal_penalty = float(illegal_penalty)
         self.backend = backend
         n = self.rules.deck_obj.size
