@@ -246,8 +246,9 @@ def test_resume_continues_and_refuses_another_run(smoke_run, tmp_path):
     (tmp_path / "stray" / "notes.txt").write_text("mine")
     with pytest.raises(FileExistsError, match="not empty"):
         run_benchmark("heuristic", tier="smoke", out=tmp_path / "stray", **FAST)
-    with pytest.raises(ValueError, match="does not exist"):
-        run_benchmark("heuristic", tier="smoke", out=tmp_path / "missing" / "run", **FAST)
+    (tmp_path / "a-file").write_text("mine")
+    with pytest.raises(ValueError, match="a-file is a file; out= .--out. names the folder"):
+        run_benchmark("heuristic", tier="smoke", out=tmp_path / "a-file", **FAST)
 
 
 def test_compare_pairs_deal_for_deal_and_refuses_other_suites(smoke_run):
@@ -281,7 +282,9 @@ def test_the_command_prints_the_table_and_compares(smoke_run, tmp_path, capsys):
     (tmp_path / "broken.json").write_text('{"suite": "v1",\n "tier": }')
     assert main(["benchmark", "compare", str(out / "result.json"), str(tmp_path / "broken.json")]) == 2
     assert "line 2" in capsys.readouterr().err
-    assert main(["benchmark", "compare", str(out / "result.json")]) == 2
+    with pytest.raises(SystemExit) as e:  # compare's own parser: two files
+        main(["benchmark", "compare", str(out / "result.json")])
+    assert e.value.code == 2 and "RESULT.json" in capsys.readouterr().err
     assert main(["benchmark", "heuristic", "greedy"]) == 2
     assert "one agent spec at a time" in capsys.readouterr().err
     assert main(["benchmark", "heuristic", "--tier", "huge"]) == 2
