@@ -247,7 +247,7 @@ def test_resume_continues_and_refuses_another_run(smoke_run, tmp_path):
     with pytest.raises(FileExistsError, match="not empty"):
         run_benchmark("heuristic", tier="smoke", out=tmp_path / "stray", **FAST)
     (tmp_path / "a-file").write_text("mine")
-    with pytest.raises(ValueError, match="a-file is a file; out= .--out. names the folder"):
+    with pytest.raises(ValueError, match=r"a-file is a file; out= \(--out\) names the folder"):
         run_benchmark("heuristic", tier="smoke", out=tmp_path / "a-file", **FAST)
 
 

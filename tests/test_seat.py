@@ -187,7 +187,7 @@ def test_a_seated_agent_that_cannot_be_built_is_refused_before_any_game():
     with pytest.raises(ValueError, match="cannot take a seat: AgentError: unknown agent 'nosuch'"):
         run_arena(["hosted:nosuch", "greedy"], deals=1, jobs=1)
     # "before hello" when it is gone before the dealer writes, "during hello" when it goes while the dealer reads
-    with pytest.raises(ValueError, match="cannot take a seat: the program ended (before|during) hello"):
+    with pytest.raises(ValueError, match=r"cannot take a seat: the program ended (before|during) hello"):
         run_arena(["seat:false", "greedy"], deals=1, jobs=1)
 
 
