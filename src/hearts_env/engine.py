@@ -60,15 +60,19 @@ _PASS, _PLAY, _DONE = Phase.PASS, Phase.PLAY, Phase.DONE
 _DEPRECATED_PHASES = {"PHASE_PASS": Phase.PASS, "PHASE_PLAY": Phase.PLAY, "PHASE_DONE": Phase.DONE}
 
 
-def __getattr__(name: str) -> Phase:
-    """``PHASE_PASS``, ``PHASE_PLAY``, ``PHASE_DONE``: deprecated aliases of :class:`Phase`'s members (they were
-    plain ints before 0.1.3), kept for one release."""
+def deprecated_phase(module: str, name: str) -> Phase:
+    """A module's ``__getattr__`` for ``PHASE_PASS``, ``PHASE_PLAY``, ``PHASE_DONE``: the deprecated aliases of
+    :class:`Phase`'s members (plain ints before 0.1.3) that this module and ``hearts_v0`` keep for one release."""
     phase = _DEPRECATED_PHASES.get(name)
     if phase is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"hearts_env.engine.{name} is deprecated: use hearts_env.Phase.{phase.name}", DeprecationWarning,
-                  stacklevel=2)
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(f"{module}.{name} is deprecated: use hearts_env.Phase.{phase.name}", DeprecationWarning,
+                  stacklevel=3)
     return phase
+
+
+def __getattr__(name: str) -> Phase:
+    return deprecated_phase(__name__, name)
 
 
 class DealError(ValueError):

@@ -177,7 +177,7 @@ from pettingzoo.utils import wrappers
 
 from hearts_env.actions import integer_action
 from hearts_env.encoders import Encoder, make_encoder
-from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
+from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase, deprecated_phase
 from hearts_env.illegal import illegal_action_mode
 from hearts_env.match import Match, check_seed
 from hearts_env.registration import PETTINGZOO_ID
@@ -188,18 +188,10 @@ from hearts_env.views import SeatView
 
 __all__ = ["ENV_ID", "REWARD_SCHEMES", "env", "raw_env"]
 
-_DEPRECATED_PHASES = {"PHASE_PASS": Phase.PASS, "PHASE_PLAY": Phase.PLAY, "PHASE_DONE": Phase.DONE}
-
-
 def __getattr__(name: str) -> Phase:
     """``PHASE_PASS``, ``PHASE_PLAY``, ``PHASE_DONE``: deprecated aliases of :class:`~hearts_env.engine.Phase`'s
     members (the values of ``info["phase"]``), kept for one release."""
-    phase = _DEPRECATED_PHASES.get(name)
-    if phase is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"hearts_v0.{name} is deprecated: use hearts_env.Phase.{phase.name}", DeprecationWarning,
-                  stacklevel=2)
-    return phase
+    return deprecated_phase("hearts_v0", name)
 
 ENV_ID = PETTINGZOO_ID
 """The id under which :func:`env` is registered with PettingZoo (1.27+; see :mod:`hearts_env.registration`)."""
