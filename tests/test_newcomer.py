@@ -234,3 +234,14 @@ def test_every_env_names_the_end_of_an_episode_by_an_illegal_action_terminate():
     assert HeartsVectorEnv(num_envs=2, illegal_action="terminate").illegal_action == "terminate"
     with pytest.raises(ValueError, match="valid values: terminate, raise"):
         HeartsVectorEnv(num_envs=2, illegal_action="skip")
+
+
+def test_public_constructors_name_a_bad_seed_or_limit():
+    from hearts_env.match import Match
+    from hearts_env.seat import Sandbox
+
+    with pytest.raises(ValueError, match=r"Match\(seed=...\) takes an integer >= 0 or None, got -1"):
+        Match("standard", seed=-1)
+    for name in ("memory_bytes", "cpu_seconds"):
+        with pytest.raises(ValueError, match=f"Sandbox {name} must be an integer >= 1"):
+            Sandbox(**{name: 0})

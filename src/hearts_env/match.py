@@ -46,6 +46,8 @@ class Match:
         so one-deal episodes play every direction; ``pass_direction`` pins it instead (one-deal only).
         """
         self.rules = make_rules(rules)
+        if not isinstance(seed, np.random.Generator | list | tuple):  # lists: the arena's seed sequences
+            check_seed(seed, "Match")
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         if pass_direction is not None and self.rules.game != "deal":
             raise ValueError("pass_direction pins the direction of a one-deal episode (rules with game=deal); "

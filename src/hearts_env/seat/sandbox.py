@@ -57,6 +57,10 @@ class Sandbox:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"sandbox mode {self.mode!r} is not valid; valid: {', '.join(MODES)}")
+        for name in ("memory_bytes", "cpu_seconds"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"Sandbox {name} must be an integer >= 1 (or None: no limit), got {value!r}")
 
     def resolved(self) -> str:
         """The mode this machine gives: ``auto`` is ``bwrap`` where it works, else ``basic``."""
