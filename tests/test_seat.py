@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from markers import needs_sandbox
 
 from hearts_env import Deal, make_rules
 from hearts_env.arena import run_arena
@@ -20,8 +21,6 @@ from hearts_env.views import SeatView
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT = f"seat:node {ROOT / 'examples' / 'seat_bot.js'}"
-needs_sandbox = pytest.mark.skipif(not bwrap_works() and not os.environ.get("CI"),  # CI must have it
-                                   reason="the sandbox needs bubblewrap (make test installs it)")
 needs_node = pytest.mark.skipif(shutil.which("node") is None and not os.environ.get("CI"),  # CI must have it
                                 reason="the example bot runs on Node.js")
 

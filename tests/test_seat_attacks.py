@@ -12,17 +12,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from markers import needs_sandbox
 
 from hearts_env.benchmark import run_benchmark
 from hearts_env.benchmark.verify import VerificationFailed, verify_run
-from hearts_env.seat.sandbox import bwrap_works
 
 HOSTILE = Path(__file__).parent / "hostile"
 SECRET = 12345
 RUNGS = ["greedy", "heuristic"]
 
-pytestmark = pytest.mark.skipif(not bwrap_works() and not os.environ.get("CI"),  # CI must have it
-                                reason="the sandbox needs bubblewrap (make test installs it)")
+pytestmark = needs_sandbox
 
 
 def _run(spec: str, out: Path, rungs=RUNGS, **kwargs):
@@ -143,7 +142,6 @@ def test_the_agents_seeds_do_not_reveal_the_deal():
 
 def test_a_sitting_that_died_shows_in_the_result_and_bars_a_leaderboard_row(tmp_path):
     """Crash-and-resume selection: leaving a run when it goes badly and resuming it leaves a trace."""
-    import os
     import signal
     import time
 

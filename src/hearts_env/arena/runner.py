@@ -374,7 +374,7 @@ def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
     """The records of an arena results file (``hearts-env arena --out``, a benchmark's ``<opponent>.jsonl``);
     a line that is not JSON or not an arena record is named by its number (a file edited by hand, damaged,
     or another kind of file)."""
-    with Path(path).open(errors="strict") as f:
+    with Path(path).open() as f:
         for number, line in enumerate(_lines(f, path), 1):
             line = line.strip()
             if not line:
