@@ -57,7 +57,7 @@ test: $(VENV)/.test sandbox-tool xinxin
 	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray_tests
 
 $(VENV)/.bench: $(VENV)/.created pyproject.toml
-	$(PIP) -e ".[bench]"
+	$(PIP) -e ".[speed]"
 	touch $@ $(VENV)/.core
 
 bench: $(VENV)/.bench

@@ -216,7 +216,7 @@ def vector_env_steps(size: int, observation: str) -> Callable[[], int]:
 
     def run() -> int:
         for _ in range(20):
-            envs.step(kth_cards(envs.unwrapped.tables.legal_masks(), rng.random(size)))
+            envs.step(kth_cards(envs.unwrapped.deals.legal_masks(), rng.random(size)))
         return 20 * size
 
     return run

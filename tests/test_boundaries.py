@@ -21,7 +21,7 @@ def test_integer_actions_only():
         integer_actions(np.array([1.5, 2.0]), 2)
     with pytest.raises(ValueError, match="integer card ids"):
         integer_actions(np.array([True, False]), 2)
-    with pytest.raises(ValueError, match="one card id per table"):
+    with pytest.raises(ValueError, match="one card id per env"):
         integer_actions(np.array([1, 2, 3]), 2)
 
 

@@ -101,8 +101,9 @@ def test_replay_of_a_file_that_holds_no_arena_records_names_the_line(tmp_path, c
     assert "cut.jsonl line 1 is not JSON" in capsys.readouterr().err
 
 
-def test_bench_forwards_its_options_to_the_benchmark_script(monkeypatch):
-    """The mistake: `hearts-env bench --only vector` refused as unrecognized though its help says it forwards."""
+def test_speed_forwards_its_options_to_the_benchmark_script(monkeypatch, capsys):
+    """The mistake: `hearts-env bench --only vector` refused as unrecognized though its help says it forwards.
+    The command is `speed` now (one name apart from hearts-bench's `benchmark`); `bench` still works, and says so."""
     import runpy
 
     seen = {}
@@ -114,10 +115,15 @@ def test_bench_forwards_its_options_to_the_benchmark_script(monkeypatch):
 
     monkeypatch.setattr(runpy, "run_path", fake_run_path)
     monkeypatch.setattr("sys.argv", ["hearts-env"])
-    assert main(["bench", "--only", "vector", "--seconds", "1"]) == 0
+    assert main(["speed", "--only", "vector", "--seconds", "1"]) == 0
     assert seen["argv"][1:] == ["--only", "vector", "--seconds", "1"]
-    assert main(["bench", "--help"]) == 0
+    assert main(["speed", "--help"]) == 0
     assert seen["argv"][1:] == ["--help"]
+    assert capsys.readouterr().err == ""
+    assert main(["bench", "--only", "vector"]) == 0
+    assert seen["argv"][1:] == ["--only", "vector"]
+    assert "hearts-env bench is deprecated (removed in 0.3): the speed benchmarks are `hearts-env speed`" \
+        in capsys.readouterr().err
 
 
 def test_unknown_options_of_other_commands_are_still_refused(capsys):

@@ -106,11 +106,11 @@ def test_vector_engine_and_env_play_every_direction(backend):
     _balanced(VectorDeals.random(ONE_DEAL, 4000, np.random.default_rng(0), backend=backend).pass_direction)
     envs = gymnasium.make_vec("hearts_env/Hearts-v0", num_envs=EPISODES, rules=ONE_DEAL, backend=backend)
     envs.reset(seed=1)
-    _balanced(envs.unwrapped.tables.pass_direction)
-    # redealt tables draw too: play every table to its end once, collecting the new deals' directions
-    tables = envs.unwrapped.tables
-    tables.redeal(np.ones(EPISODES, bool), np.random.default_rng(2))
-    _balanced(tables.pass_direction)
+    _balanced(envs.unwrapped.deals.pass_direction)
+    # redealt rows draw too: play every row to its end once, collecting the new deals' directions
+    deals = envs.unwrapped.deals
+    deals.redeal(np.ones(EPISODES, bool), np.random.default_rng(2))
+    _balanced(deals.pass_direction)
 
 
 def test_arena_deal_i_passes_schedule_i_in_every_seating():

@@ -29,23 +29,29 @@ def test_batch_encoding_equals_scalar(rules, name, dtype, seed, data):
     assert batch.size == scalar.size and batch.space() == scalar.space()
     size = 12
     rng = np.random.default_rng(seed)
-    tables = VectorDeals.random(rules, size, rng)
+    shuffled = VectorDeals.random(rules, size, rng)
     scores = [data.draw(game_scores_strategy(rules)) for _ in range(size)]
-    deals = [Deal.from_hands(rules, [int(h) for h in tables.hands[i]], pass_direction=int(tables.pass_direction[i]),
-                             game_scores=scores[i]) for i in range(size)]
-    tables = VectorDeals.from_deals(deals)
+    deals = [Deal.from_hands(rules, [int(h) for h in shuffled.hands[i]],
+                             pass_direction=int(shuffled.pass_direction[i]), game_scores=scores[i])
+             for i in range(size)]
+    batch_deals = VectorDeals.from_deals(deals)
     seat_rng = np.random.default_rng(seed + 1)
     while True:
         # the seat to act, and another seat: observations are for any seat, not just the actor
-        for seats in (tables.current.astype(int), seat_rng.integers(0, 4, size)):
-            obs = batch.encode(tables, seats)
+        for seats in (batch_deals.current.astype(int), seat_rng.integers(0, 4, size)):
+            obs = batch.encode(batch_deals, seats)
             assert obs.dtype == scalar.dtype
+            # into a caller's array of any layout (here every other column of a wider one), and from the state
+            wide = np.full((size, 2 * batch.size), 7, scalar.dtype)
+            batch.encode(batch_deals.state, seats, out=wide[:, ::2])
+            np.testing.assert_array_equal(wide[:, ::2], obs)
+            assert (wide[:, 1::2] == 7).all()
             for i, deal in enumerate(deals):
                 expected = scalar.encode(SeatView.of(deal, int(seats[i])))
-                np.testing.assert_array_equal(obs[i], expected, err_msg=f"table {i}, history {deal.history}")
-        if tables.done.all():
+                np.testing.assert_array_equal(obs[i], expected, err_msg=f"row {i}, history {deal.history}")
+        if batch_deals.done.all():
             break
-        cards = tables.random_step(rng)
+        cards = batch_deals.random_step(rng)
         for i, deal in enumerate(deals):
             if not deal.is_over:
                 deal.apply(int(cards[i]))

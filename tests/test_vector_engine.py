@@ -64,13 +64,13 @@ def test_vector_equals_scalar(preset, seed, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_illegal_card_names_the_table_and_moves_nothing(backend):
+def test_illegal_card_names_the_row_and_moves_nothing(backend):
     tables = VectorDeals.random("standard(game=deal)", 4, np.random.default_rng(0), pass_directions=0,
                                 backend=backend)
     before = tables.hands.copy()
     actions = tables.random_actions(np.random.default_rng(1))
     actions[2] = 51 if actions[2] != 51 else 50
-    with pytest.raises(IllegalActionError, match="table 2") as err:
+    with pytest.raises(IllegalActionError, match="row 2") as err:
         tables.step(actions)
     assert err.value.legal and actions[2] not in err.value.legal
     assert (tables.hands == before).all()

@@ -30,7 +30,7 @@ class _ScalarTwin:
     """The scalar engine playing the same deal as one vector table, with rule-player opponents."""
 
     def __init__(self, envs, i):
-        t = envs.tables
+        t = envs.deals
         self.seat = int(envs.seats[i])
         self.deal = Deal.from_hands(envs.rules, [int(h) for h in t.dealt[i]], pass_direction=int(t.pass_direction[i]))
         self.greedy = make_agent(envs.opponents)
@@ -93,7 +93,7 @@ def test_random_opponents_play_whole_deals(backend):
     rng = np.random.default_rng(1)
     totals = []
     for _ in range(60):
-        assert (info["seat"] == 2).all() and (envs.tables.current == 2).all()
+        assert (info["seat"] == 2).all() and (envs.deals.current == 2).all()
         _obs, rewards, terminated, _, info = envs.step(_random_actions(info, rng))
         for i in np.flatnonzero(terminated):
             totals.append(int(info["points"][i].sum()))
@@ -119,7 +119,7 @@ def test_illegal_actions_raise_or_cost_a_penalty():
     envs = HeartsVectorEnv(num_envs=3, opponents="random")
     _, info = envs.reset(seed=0)
     bad = np.array([np.flatnonzero(~row)[0] for row in info["action_mask"]])
-    with pytest.raises(IllegalActionError, match="table 0"):
+    with pytest.raises(IllegalActionError, match="row 0"):
         envs.step(bad)
     envs = HeartsVectorEnv(num_envs=3, opponents="random", illegal_action="terminate", illegal_penalty=-5)
     _, info = envs.reset(seed=0)
@@ -134,14 +134,14 @@ def test_batched_policy_opponents_and_four_seat_self_play():
     _, info = envs.reset(seed=5)
     rng = np.random.default_rng(6)
     for _ in range(40):
-        assert (envs.tables.current == envs.seats).all()
+        assert (envs.deals.current == envs.seats).all()
         *_, info = envs.step(_random_actions(info, rng))
 
     envs = HeartsVectorEnv(num_envs=8, seat="all")
     _, info = envs.reset(seed=5)
     seen_seats, deals = set(), 0
     for _ in range(200):
-        assert (info["seat"] == envs.tables.current).all()
+        assert (info["seat"] == envs.deals.current).all()
         seen_seats |= set(info["seat"].tolist())
         actor = info["seat"].copy()
         _obs, r, te, _, info = envs.step(_random_actions(info, rng))

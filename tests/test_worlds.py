@@ -8,7 +8,8 @@ from rule_strategies import SETTINGS, game_scores_strategy, rules_strategy
 
 from hearts_env import Deal, Phase, SeatView, make_rules
 from hearts_env.seat.protocol import view_to_json
-from hearts_env.vector import STATE_FIELDS, VectorDeals
+from hearts_env.state import DealState
+from hearts_env.vector import VectorDeals
 from hearts_env.worlds import sample_hands, sample_history, sample_world, sample_world_tables, sample_worlds
 
 
@@ -95,9 +96,9 @@ def test_world_tables_fill_in_when_the_replay_rules_worlds_out(monkeypatch, kept
     assert len({tuple(row) for row in tables.hands.tolist()}) > 1
 
 
-def _assert_same_tables(tables, expected):
-    for name in (*STATE_FIELDS, "dealt"):
-        np.testing.assert_array_equal(getattr(tables, name), getattr(expected, name), err_msg=name)
+def _assert_same_tables(deals, expected):
+    for name, mine, theirs in zip(DealState._fields, deals.state, expected.state, strict=True):
+        np.testing.assert_array_equal(mine, theirs, err_msg=name)
 
 
 def test_world_tables_need_a_positive_count():

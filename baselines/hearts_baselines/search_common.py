@@ -106,13 +106,13 @@ def warm_up() -> None:
 
 @runtime_checkable
 class BatchPolicy(Protocol):
-    """An agent that also plays whole batches: ``act_batch(tables)`` returns the card of the seat to act
+    """An agent that also plays whole batches: ``act_batch(deals)`` returns the card of the seat to act
     at every unfinished table of a :class:`~hearts_env.vector.VectorDeals` (−1 at finished ones). A
     rollout policy with this method plays the rollouts of a search on the batched engine."""
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None: ...
 
-    def act_batch(self, tables: VectorDeals) -> np.ndarray: ...
+    def act_batch(self, deals: VectorDeals) -> np.ndarray: ...
 
 
 def batch_policy(spec: str) -> BatchPolicy | None:
@@ -153,12 +153,12 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
     return out
 
 
-def rollout_tables(tables: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator) -> np.ndarray:
+def rollout_tables(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator) -> np.ndarray:
     """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
     :class:`BatchPolicy` agent, reset beforehand — plays every table to its end."""
     if isinstance(policy, str):
-        tables.advance(np.full(tables.size, -1, np.int8), policy, rng)
+        deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
     else:
-        while not tables.done.all():
-            tables.step(policy.act_batch(tables))
-    return tables.points.astype(np.int64)
+        while not deals.done.all():
+            deals.step(policy.act_batch(deals))
+    return deals.points.astype(np.int64)

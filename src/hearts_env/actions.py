@@ -36,5 +36,5 @@ def integer_actions(actions: Any, size: int) -> np.ndarray:
         raise ValueError(f"actions must be integer card ids (an int array of shape ({size},)), "
                          f"got dtype {array.dtype}")
     if array.size != size:
-        raise ValueError(f"actions needs one card id per table: {size} values, got shape {array.shape}")
+        raise ValueError(f"actions needs one card id per env: {size} values, got shape {array.shape}")
     return array.astype(np.int64).reshape(size)

@@ -1,4 +1,5 @@
-"""The ``hearts-env`` command: ``arena``, ``benchmark``, ``play``, ``replay``, ``rules`` and ``bench``.
+"""The ``hearts-env`` command: ``arena``, ``benchmark`` (hearts-bench), ``play``, ``replay``, ``rules`` and
+``speed`` (the speed benchmarks of ``make bench``; ``bench`` is its deprecated name).
 
     hearts-env arena heuristic greedy --deals 500 --jobs 2 --out runs/h-vs-g.jsonl [--resume] [--json]
     hearts-env benchmark heuristic --tier quick --out runs/bench-heuristic [--resume]
@@ -6,7 +7,7 @@
     hearts-env play --seat 0 --opponents heuristic greedy random --rules standard
     hearts-env replay runs/h-vs-g.jsonl --deal 3 [--seating 5]
     hearts-env rules [PRESET]
-    hearts-env bench
+    hearts-env speed [--only vector]
 """
 
 from __future__ import annotations
@@ -487,10 +488,13 @@ def _plain(text: str) -> str:
     return re.sub(r":\w+:`([^`]*)`", r"\1", text).replace("``", "").replace("`", "")
 
 
-def _bench(args: argparse.Namespace) -> int:
+def _speed(args: argparse.Namespace) -> int:
+    if args.command == "bench":
+        print("hearts-env bench is deprecated (removed in 0.3): the speed benchmarks are `hearts-env speed`; "
+              "hearts-bench is `hearts-env benchmark`", file=sys.stderr)
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
     if not script.exists():
-        print("hearts-env bench: the benchmarks ship with the source checkout (benchmarks/run.py); "
+        print(f"hearts-env {args.command}: the speed benchmarks ship with the source checkout (benchmarks/run.py); "
               "run `make bench` there", file=sys.stderr)
         return 2
     import runpy
@@ -663,9 +667,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("preset", nargs="?", help="a preset or spec string to show")
     rules.set_defaults(func=_rules)
 
-    bench = sub.add_parser("bench", help="speed benchmarks (source checkout); every argument, --help included, "
-                           "goes to benchmarks/run.py", add_help=False)
-    bench.set_defaults(func=_bench)
+    speed = sub.add_parser("speed", help="the speed benchmarks (source checkout; `make bench`); every argument, "
+                           "--help included, goes to benchmarks/run.py", add_help=False)
+    speed.set_defaults(func=_speed)
+    sub.add_parser("bench", help="deprecated name of `speed`", add_help=False).set_defaults(func=_speed)
     return parser
 
 
@@ -678,7 +683,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         parser = build_parser()
         args, unknown = parser.parse_known_args(argv)
-        if args.command == "bench":  # its options are benchmarks/run.py's, which argparse cannot know here
+        if args.command in ("speed", "bench"):  # its options are benchmarks/run.py's, which argparse cannot know
             args.forwarded = unknown
         elif unknown:
             parser.error(f"unrecognized arguments: {' '.join(unknown)}")

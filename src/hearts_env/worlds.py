@@ -282,7 +282,7 @@ def sample_worlds(view: SeatView, rng: np.random.Generator, count: int) -> list[
 
 def sample_world_tables(view: SeatView, rng: np.random.Generator, count: int, backend: str = "auto") -> VectorDeals:
     """The worlds of :func:`sample_worlds` (the same ones, for the same ``rng`` state) as a batch of
-    tables on the batched engine, built without a :class:`Deal` per world — what rollout searches use
+    deals on the batched engine, built without a :class:`Deal` per world — what rollout searches use
     (``VectorDeals.from_deals(sample_worlds(...))`` costs more than the worlds' rollouts)."""
     if count <= 0:
         raise ValueError(f"count must be a positive number of worlds, got {count}")
@@ -292,11 +292,11 @@ def sample_world_tables(view: SeatView, rng: np.random.Generator, count: int, ba
     rest = [sample_world(view, rng) for _ in range(count - len(hands))]
     if template is None:
         return VectorDeals.from_deals(rest, backend=backend)
-    tables = VectorDeals.from_deals([template, *rest], backend=backend)
-    tables = tables.take(np.concatenate([np.zeros(len(hands), np.intp), np.arange(1, len(rest) + 1)]))
-    tables.hands[:len(hands)] = hands
-    tables.dealt[:len(hands)] = hands | tables.played_by[:len(hands)]
-    return tables
+    deals = VectorDeals.from_deals([template, *rest], backend=backend)
+    deals = deals.take(np.concatenate([np.zeros(len(hands), np.intp), np.arange(1, len(rest) + 1)]))
+    deals.hands[:len(hands)] = hands
+    deals.dealt[:len(hands)] = hands | deals.played_by[:len(hands)]
+    return deals
 
 
 def _pass_worlds(view: SeatView, rng: np.random.Generator, count: int) -> list[Deal]:
@@ -417,12 +417,12 @@ def _plays_imply_more_than_voids(view: SeatView) -> bool:
 def _replays_legally(view: SeatView, hands: np.ndarray) -> np.ndarray:
     """Which rows of ``hands`` (the hands now) make every play of the deal legal, replayed at once."""
     starts = hands | np.array(view.played_by, dtype=np.uint64)
-    tables = VectorDeals(view.rules, starts, np.zeros(len(hands), np.int8), dealers=view.dealer)
+    deals = VectorDeals(view.rules, starts, np.zeros(len(hands), np.int8), dealers=view.dealer)
     alive = np.ones(len(hands), bool)
     column = np.zeros(len(hands), np.int64)
     one = np.uint64(1)
     for card in view.plays:
-        alive &= (tables.legal_masks() >> np.uint64(card)) & one == one
+        alive &= (deals.legal_masks() >> np.uint64(card)) & one == one
         column[:] = card
-        tables.step(column, only=alive)
+        deals.step(column, only=alive)
     return alive

@@ -79,14 +79,14 @@ class ApprenticeAgent(Agent):
         legal = legal_matrix(np.array([view.legal], np.uint64), n)
         return int(choose(self.net, x, legal, self.head)[0])
 
-    def act_batch(self, tables: VectorDeals) -> np.ndarray:
+    def act_batch(self, deals: VectorDeals) -> np.ndarray:
         """(B,) the card of the seat to act at each unfinished table (−1 at finished ones)."""
-        cards = np.full(tables.size, -1, np.int64)
-        live = np.flatnonzero(~tables.done)
+        cards = np.full(deals.size, -1, np.int64)
+        live = np.flatnonzero(~deals.done)
         if len(live) == 0:
             return cards
-        sub = tables.take(live) if len(live) < tables.size else tables
-        x = self._encoder(tables.rules, batch=True).encode(sub, sub.current.astype(np.intp))
-        legal = legal_matrix(sub.legal_masks(), tables.rules.deck_obj.size)
+        sub = deals.take(live) if len(live) < deals.size else deals
+        x = self._encoder(deals.rules, batch=True).encode(sub, sub.current.astype(np.intp))
+        legal = legal_matrix(sub.legal_masks(), deals.rules.deck_obj.size)
         cards[live] = choose(self.net, x, legal, self.head)
         return cards

@@ -27,7 +27,7 @@ def margin_vs_heuristic(choose: Callable[[Any, np.ndarray, np.ndarray], np.ndarr
     obs, info = env.reset(seed=seed)
     margins: list[float] = []
     while len(margins) < deals:
-        actions = choose(env.tables, obs, info["action_mask"])
+        actions = choose(env.deals, obs, info["action_mask"])
         seats = env.seats.astype(np.intp).copy()
         obs, _, term, _, info = env.step(actions)
         if term.any():

@@ -78,17 +78,17 @@ class DutchNNAgent(Agent):
             return legal[int(self.rng.random() * len(legal))]
         return int(best_legal(self.values(view)[None], np.array([view.legal], np.uint64))[0])
 
-    def act_batch(self, tables: VectorDeals) -> np.ndarray:
+    def act_batch(self, deals: VectorDeals) -> np.ndarray:
         """(B,) the card of the seat to act at each unfinished table (−1 at finished ones)."""
-        live = ~tables.done
-        cards = table_cards(self.net, tables, self._encoder(tables.rules, batch=True), acting=live)
+        live = ~deals.done
+        cards = table_cards(self.net, deals, self._encoder(deals.rules, batch=True), acting=live)
         if self.epsilon:
-            explore = live & (tables.phase == int(Phase.PLAY)) & (self.rng.random(tables.size) < self.epsilon)
-            cards = np.where(explore, kth_cards(tables.legal_masks(), self.rng.random(tables.size)), cards)
-        passing = live & (tables.phase == int(Phase.PASS))
+            explore = live & (deals.phase == int(Phase.PLAY)) & (self.rng.random(deals.size) < self.epsilon)
+            cards = np.where(explore, kth_cards(deals.legal_masks(), self.rng.random(deals.size)), cards)
+        passing = live & (deals.phase == int(Phase.PASS))
         if passing.any():
             if policy_name(self.passing) in (None, "random"):
                 raise NotImplementedError(f"dutchnn in batch passes with a rule player the batched engine runs "
                                           f"(greedy, heuristic); passing={self.passing!r}")
-            cards = np.where(passing, tables.policy_actions(self.passing), cards)
+            cards = np.where(passing, deals.policy_actions(self.passing), cards)
         return cards

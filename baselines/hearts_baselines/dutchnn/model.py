@@ -90,18 +90,18 @@ def best_legal(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return np.argmax(np.where(bits.astype(bool), values, -np.inf), axis=1)
 
 
-def table_cards(net: DutchNet, tables: Any, encoder: Any, acting: np.ndarray | None = None) -> np.ndarray:
+def table_cards(net: DutchNet, deals: Any, encoder: Any, acting: np.ndarray | None = None) -> np.ndarray:
     """(B,) the card ``net`` plays (greedily) for the seat to act at each table of a
     :class:`~hearts_env.vector.VectorDeals` in the play phase (−1 at the others, and outside
-    ``acting`` when given); ``encoder`` the batch ``dutch107`` encoder of the tables' rules."""
-    playing = tables.phase == int(Phase.PLAY)
+    ``acting`` when given); ``encoder`` the batch ``dutch107`` encoder of the deals' rules."""
+    playing = deals.phase == int(Phase.PLAY)
     if acting is not None:
         playing &= acting
-    cards = np.full(tables.size, -1, np.int64)
+    cards = np.full(deals.size, -1, np.int64)
     if not playing.any():
         return cards
     rows = np.flatnonzero(playing)
-    sub = tables.take(rows) if len(rows) < tables.size else tables
+    sub = deals.take(rows) if len(rows) < deals.size else deals
     obs = encoder.encode(sub, sub.current.astype(np.intp))
     cards[rows] = best_legal(net.values(obs, sub.trick_index.astype(np.intp)), sub.legal_masks())
     return cards

@@ -72,36 +72,36 @@ class Samples:
         return len(self.actions)
 
 
-def play_batch(net: DutchNet, tables: VectorDeals, epsilon: float, rng: np.random.Generator) -> Samples:
+def play_batch(net: DutchNet, deals: VectorDeals, epsilon: float, rng: np.random.Generator) -> Samples:
     """Play every table to its end, all seats by ``net`` (ε-greedy); the samples in order
     (table, seat, trick). Passing phases (if the rules have them) are played at random and not learned."""
-    b, tricks = tables.size, tables.hand_size
-    encoder = make_batch_encoder("dutch107", tables.rules)
-    rows = tables.rows
+    b, tricks = deals.size, deals.tables.hand_size
+    encoder = make_batch_encoder("dutch107", deals.rules)
+    rows = deals.rows
     x = np.zeros((b, 4, tricks, encoder.size), np.float32)
     actions = np.full((b, 4, tricks), -1, np.int64)
     before = np.zeros((b, 4, tricks), np.int64)
-    point_tables = tables_of(tables.rules)
-    while not tables.done.all():
-        live = ~tables.done
-        legal = tables.legal_masks()
+    point_tables = tables_of(deals.rules)
+    while not deals.done.all():
+        live = ~deals.done
+        legal = deals.legal_masks()
         explore = rng.random(b) < epsilon
         random_cards = kth_cards(legal, rng.random(b))
-        playing = live & (tables.phase == int(Phase.PLAY))
+        playing = live & (deals.phase == int(Phase.PLAY))
         if not playing.any():  # passing (not in the thesis's rules): random, not learned
-            tables.step(np.where(live, random_cards, -1))
+            deals.step(np.where(live, random_cards, -1))
             continue
-        seats = tables.current.astype(np.intp)
-        t = tables.trick_index.astype(np.intp)
-        obs = encoder.encode(tables, seats)
+        seats = deals.current.astype(np.intp)
+        t = deals.trick_index.astype(np.intp)
+        obs = encoder.encode(deals, seats)
         greedy = best_legal(net.values(obs, t), np.where(playing, legal, np.uint64(1)))
         cards = np.where(playing, np.where(explore, random_cards, greedy), np.where(live, random_cards, -1))
         r, s, k = rows[playing], seats[playing], t[playing]
         x[r, s, k] = obs[playing]
         actions[r, s, k] = cards[playing]
-        before[r, s, k] = penalty_points(tables.taken[r, s], point_tables)
-        tables.step(cards)
-    return _samples(x, actions, before, tables.points)
+        before[r, s, k] = penalty_points(deals.taken[r, s], point_tables)
+        deals.step(cards)
+    return _samples(x, actions, before, deals.points)
 
 
 def play_deal(net: DutchNet, deal: Deal, epsilon: float, rng: np.random.Generator) -> Samples:
@@ -167,18 +167,18 @@ def versus(net: DutchNet, opponents: str = "heuristic", deals: int = 1024, seed:
     encoder = make_batch_encoder("dutch107", rules)
     mine, others = [], []
     for seat in range(4):
-        tables = base.take(base.rows)
+        batch = base.take(base.rows)
         learner = np.full(deals, seat, np.int8)
         while True:
-            tables.advance(learner, opponents, rng)
-            if tables.done.all():
+            batch.advance(learner, opponents, rng)
+            if batch.done.all():
                 break
-            cards = table_cards(net, tables, encoder, acting=~tables.done)
-            passing = ~tables.done & (tables.phase == int(Phase.PASS))  # the thesis does not pass: heuristic passes
+            cards = table_cards(net, batch, encoder, acting=~batch.done)
+            passing = ~batch.done & (batch.phase == int(Phase.PASS))  # the thesis does not pass: heuristic passes
             if passing.any():
-                cards = np.where(passing, tables.policy_actions("heuristic"), cards)
-            tables.step(cards)
-        points = tables.points.astype(np.float64)
+                cards = np.where(passing, batch.policy_actions("heuristic"), cards)
+            batch.step(cards)
+        points = batch.points.astype(np.float64)
         mine.append(points[:, seat].mean())
         others.append((points.sum(axis=1) - points[:, seat]).mean() / 3)
     return float(np.mean(mine)), float(np.mean(others))

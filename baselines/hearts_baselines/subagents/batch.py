@@ -114,24 +114,24 @@ def _ascending(masks: np.ndarray, k: int) -> np.ndarray:
     return np.argsort(~bits, axis=1, kind="stable")[:, :k]
 
 
-def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str | None = None,
+def play_batch(nets: NetSet, deals: VectorDeals, seats: Seats, opponents: str | None = None,
                learner: np.ndarray | None = None, rng: np.random.Generator | None = None) -> Played:
-    """Play every table of ``tables`` (fresh deals) to its end by the seats' settings; with
+    """Play every table of ``deals`` (fresh deals) to its end by the seats' settings; with
     ``opponents`` (a player the batched engine runs: ``random``, ``greedy``, ``heuristic``), only seat
     ``learner[b]`` is a subagent seat and the others are played by ``opponents`` (``rng`` for
     ``random``); :attr:`Played.facts` is then empty (it needs every trick's points)."""
-    b, hand = tables.size, tables.hand_size
-    if tables.n != N:
-        raise ValueError(f"subagents play the 52-card deck; these tables use {tables.n} cards")
-    rules = tables.rules
+    b, hand = deals.size, deals.tables.hand_size
+    if deals.tables.size != N:
+        raise ValueError(f"subagents play the 52-card deck; these deals use {deals.tables.size} cards")
+    rules = deals.rules
     encoder = make_batch_encoder("paper260", rules)
     point_tables = tables_of(rules)
     penalty = np.uint64(point_tables.penalty_cards)
     out = Played(np.zeros((b, 4, hand, N), np.int16), np.full((b, 4, hand), -1, np.int8),
                  np.zeros((b, 4, 16), np.int16), np.full((b, 4), -1, np.int8), np.zeros((b, 4, N), np.int16),
                  seats.style.copy(),
-                 (np.zeros(0, np.intp),) * 2 + (np.zeros((0, N), np.int16), np.zeros(0, np.intp)), [], tables.points)
-    dealt = _bits(tables.dealt)  # (B, 4, 52)
+                 (np.zeros(0, np.intp),) * 2 + (np.zeros((0, N), np.int16), np.zeros(0, np.intp)), [], deals.points)
+    dealt = _bits(deals.dealt)  # (B, 4, 52)
     out.moon_rows[:] = 5 * np.arange(N) + np.where(dealt, 0, 1)
     decide = np.flatnonzero((seats.style == DECIDE).reshape(-1))
     if len(decide):  # the full player (Brain._start): the moonshot decision reads the dealt hand
@@ -149,40 +149,40 @@ def play_batch(nets: NetSet, tables: VectorDeals, seats: Seats, opponents: str |
     while True:
         if opponents is not None:
             assert learner is not None  # checked above
-            tables.advance(learner, opponents, rng if rng is not None else np.random.default_rng(0))
-        if tables.done.all():
+            deals.advance(learner, opponents, rng if rng is not None else np.random.default_rng(0))
+        if deals.done.all():
             break
-        live = ~tables.done
-        seat = tables.current.astype(np.intp)
-        legal = tables.legal_masks()
+        live = ~deals.done
+        seat = deals.current.astype(np.intp)
+        legal = deals.legal_masks()
         cards = np.full(b, -1, np.int64)
-        passing = live & (tables.phase == int(Phase.PASS))
+        passing = live & (deals.phase == int(Phase.PASS))
         if passing.any():
-            _passes(nets, tables, seats, passing, seat, plan, out)
+            _passes(nets, deals, seats, passing, seat, plan, out)
             idx = np.flatnonzero(passing)
             cards[idx] = plan[idx, seat[idx], plan_used[idx, seat[idx]]]
             plan_used[idx, seat[idx]] += 1
-        playing = live & (tables.phase == int(Phase.PLAY))
+        playing = live & (deals.phase == int(Phase.PLAY))
         if playing.any():
             idx = np.flatnonzero(playing)
-            cards[idx] = _plays(nets, tables, seats, idx, seat[idx], legal[idx], encoder, penalty, breaking, out,
+            cards[idx] = _plays(nets, deals, seats, idx, seat[idx], legal[idx], encoder, penalty, breaking, out,
                                 threat_parts)
-        before = penalty_points(tables.taken, point_tables)
-        trick = tables.trick_index.astype(np.intp)
-        tables.step(cards, only=live)
-        gained = penalty_points(tables.taken, point_tables) - before
+        before = penalty_points(deals.taken, point_tables)
+        trick = deals.trick_index.astype(np.intp)
+        deals.step(cards, only=live)
+        gained = penalty_points(deals.taken, point_tables) - before
         hit = np.flatnonzero(playing)
         trick_points[hit, :, trick[hit]] += gained[hit]
     if threat_parts:
         out.threats = tuple(np.concatenate(part) for part in zip(*threat_parts))  # type: ignore[assignment]
-    out.points = tables.points.copy()
+    out.points = deals.points.copy()
     if opponents is not None:
         return out
-    out.facts = _facts(tables, penalty_points(tables.taken, point_tables), trick_points)
+    out.facts = _facts(deals, penalty_points(deals.taken, point_tables), trick_points)
     return out
 
 
-def _facts(tables: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> list[list[DealFacts]]:
+def _facts(deals: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> list[list[DealFacts]]:
     """The :class:`DealFacts` of every seat of every table (as :func:`~.rewards.deal_facts`);
     ``trick_points[b, s, t]``: penalty points seat ``s`` took in trick ``t`` (0 where another won it)."""
     tricks = trick_points.shape[2]
@@ -191,10 +191,10 @@ def _facts(tables: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> 
     order = np.argsort(first, axis=1, kind="stable")
     second = np.take_along_axis(first, order[:, 1:2], axis=1)[:, 0]  # the second seat to take points
     broken = (second < tricks).tolist()
-    received, points, shooters = tables.points.tolist(), trick_points.tolist(), tables.moon_shooter.tolist()
+    received, points, shooters = deals.points.tolist(), trick_points.tolist(), deals.moon_shooter.tolist()
     taken_l, second_l, seat_l = taken.tolist(), second.tolist(), order[:, 1].tolist()
     out = []
-    for i in range(tables.size):
+    for i in range(deals.size):
         brk = (second_l[i], seat_l[i]) if broken[i] else (None, None)
         shooter = shooters[i] if shooters[i] >= 0 else None
         out.append([DealFacts(s, received[i][s], taken_l[i][s], tuple(points[i][s]), shooter, *brk)
@@ -202,7 +202,7 @@ def _facts(tables: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> 
     return out
 
 
-def _passes(nets: NetSet, tables: VectorDeals, seats: Seats, passing: np.ndarray, seat: np.ndarray,
+def _passes(nets: NetSet, deals: VectorDeals, seats: Seats, passing: np.ndarray, seat: np.ndarray,
             plan: np.ndarray, out: Played) -> None:
     """Choose the pass sets of the seats passing for the first time (as ``Brain._choose_passes``)."""
     idx = np.flatnonzero(passing)
@@ -211,9 +211,9 @@ def _passes(nets: NetSet, tables: VectorDeals, seats: Seats, passing: np.ndarray
     if not len(new):
         return
     s = seat[new]
-    k = tables.pass_count
-    size = tables.hand_size
-    hands = tables.hands[new, s]
+    k = deals.tables.pass_count
+    size = deals.tables.hand_size
+    hands = deals.hands[new, s]
     free = _ascending(hands, size)  # nothing passed yet: the whole hand
     combos = _combinations(size, k)
     moon = seats.style[new, s] == MOON
@@ -244,12 +244,12 @@ def _passes(nets: NetSet, tables: VectorDeals, seats: Seats, passing: np.ndarray
         out.pass_rows[t, st, size:size + k] = N + np.sort(chosen, axis=1)
 
 
-def _plays(nets: NetSet, tables: VectorDeals, seats: Seats, idx: np.ndarray, seat: np.ndarray, legal: np.ndarray,
+def _plays(nets: NetSet, deals: VectorDeals, seats: Seats, idx: np.ndarray, seat: np.ndarray, legal: np.ndarray,
            encoder, penalty: np.uint64, breaking: np.ndarray, out: Played, threat_parts: list) -> np.ndarray:
-    """The cards of the seats to play at tables ``idx`` (as ``Brain._play``)."""
-    dense = encoder.encode(tables, tables.current)[idx]
+    """The cards of the seats to play at deals ``idx`` (as ``Brain._play``)."""
+    dense = encoder.encode(deals, deals.current)[idx]
     rows = _rows_of(dense)
-    holds = (tables.taken[idx] & penalty) != 0  # (n, 4)
+    holds = (deals.taken[idx] & penalty) != 0  # (n, 4)
     n_holders = holds.sum(axis=1)
     holder = holds.argmax(axis=1)
     style = seats.style[idx, seat]
@@ -273,10 +273,10 @@ def _plays(nets: NetSet, tables: VectorDeals, seats: Seats, idx: np.ndarray, sea
         rest = w[~forced]
         net_code[rest[breaking[idx[rest], seat[rest]]]] = 2
     count = np.bitwise_count(legal).astype(np.int64)
-    hand = tables.hand_size
+    hand = deals.tables.hand_size
     cand = _ascending(legal, hand)  # the legal cards first, ascending
     valid = np.arange(hand)[None, :] < count[:, None]
-    trick = tables.trick_index[idx].astype(np.intp)
+    trick = deals.trick_index[idx].astype(np.intp)
     u = seats.uniforms[idx, seat, 1 + trick]
     explore = (count > 1) & seats.explores[idx, seat, net_code] & (u[:, 0] < seats.epsilon[idx, seat])
     choice = (u[:, 1] * count).astype(np.int64)

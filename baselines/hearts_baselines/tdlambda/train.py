@@ -58,37 +58,37 @@ def task_points(taken: np.ndarray, task: str) -> np.ndarray:
 
 def play(model: Model, size: int, rng: np.random.Generator, opponents: str, learn: bool,
          rules: str = TRAINING_RULES) -> dict[str, np.ndarray]:
-    """Play ``size`` deals at once: the learning seat (one per table, drawn; every seat under
+    """Play ``size`` deals at once: the learning seat (one per row, drawn; every seat under
     ``opponents="self"``) by the model's search, the others by ``heuristic`` or the model; then, if
-    ``learn``, TD(λ) over the learners' positions. Returns per table the learner seat and every
+    ``learn``, TD(λ) over the learners' positions. Returns per row the learner seat and every
     seat's task points."""
     k = kernels.compiled()
     P = model.params("off" if make_rules(rules).moon == "off" else make_rules(rules).moon)
-    tables = VectorDeals.random(rules, size, rng, backend="numba")
+    deals = VectorDeals.random(rules, size, rng, backend="numba")
     selfplay = opponents == "self"
     seats = rng.integers(0, 4, size).astype(np.int8)
-    hand_size = tables.hand_size
+    hand_size = deals.tables.hand_size
     hands = np.zeros((size, hand_size, 4), np.int64)
     taken = np.zeros((size, hand_size, 4), np.int64)
     leaders = np.zeros((size, hand_size), np.int64)
     counts = np.zeros(size, np.int64)
     task_mask = np.uint64(TASK_MASKS[model.task])
-    dealt = tables.dealt.view(np.int64)
+    dealt = deals.dealt.view(np.int64)
     cards = np.full(size, -1, np.int64)
-    while not tables.done.all():
-        live = ~tables.done
-        out = np.bitwise_or.reduce(tables.hands, axis=1)
-        record = np.flatnonzero(live & (tables.trick_count == 0) & ((out & task_mask) != 0))
-        hands[record, counts[record]] = tables.hands[record].view(np.int64)
-        taken[record, counts[record]] = tables.taken[record].view(np.int64)
-        leaders[record, counts[record]] = tables.leader[record]
+    while not deals.done.all():
+        live = ~deals.done
+        out = np.bitwise_or.reduce(deals.hands, axis=1)
+        record = np.flatnonzero(live & (deals.trick_count == 0) & ((out & task_mask) != 0))
+        hands[record, counts[record]] = deals.hands[record].view(np.int64)
+        taken[record, counts[record]] = deals.taken[record].view(np.int64)
+        leaders[record, counts[record]] = deals.leader[record]
         counts[record] += 1
-        searching = live if selfplay else live & (tables.current == seats)
-        cards = np.full(size, -1, np.int64) if selfplay else tables.policy_actions(opponents)
-        k.choose_tables(tables.hands.view(np.int64), dealt, tables.taken.view(np.int64), tables.leader,
-                        tables.trick, tables.legal_masks().view(np.int64), searching, P, cards)
-        tables.step(cards)
-    points = task_points(tables.taken, model.task)
+        searching = live if selfplay else live & (deals.current == seats)
+        cards = np.full(size, -1, np.int64) if selfplay else deals.policy_actions(opponents)
+        k.choose_tables(deals.hands.view(np.int64), dealt, deals.taken.view(np.int64), deals.leader,
+                        deals.trick, deals.legal_masks().view(np.int64), searching, P, cards)
+        deals.step(cards)
+    points = task_points(deals.taken, model.task)
     if learn:
         if selfplay:
             episodes = np.repeat(np.arange(size), 4)

@@ -1,21 +1,23 @@
-"""Batched NumPy engine: B tables stepping in lockstep over uint64 card masks.
+"""Batched NumPy engine: B deals stepping in lockstep, one per row, over uint64 card masks.
 
 >>> import numpy as np
 >>> from hearts_env.vector import VectorDeals
->>> tables = VectorDeals.random("openspiel", 8, np.random.default_rng(0))
+>>> deals = VectorDeals.random("openspiel", 8, np.random.default_rng(0))
 >>> rng = np.random.default_rng(1)
->>> while not tables.done.all():
-...     tables.step(tables.random_actions(rng))
->>> bool((tables.points.sum(axis=1) % 26 == 0).all())
+>>> while not deals.done.all():
+...     deals.step(deals.random_actions(rng))
+>>> bool((deals.points.sum(axis=1) % 26 == 0).all())
 True
 
-Every table follows exactly the scalar engine's rules (:class:`~hearts_env.engine.Deal`; a test
+Every row follows exactly the scalar engine's rules (:class:`~hearts_env.engine.Deal`; a test
 compares masks, trick winners and points deal by deal). ``step(cards)`` takes one card id per
-table for the seat to act there; finished tables ignore their entry (pass ``-1``). Passing is
-one card per step, seats 0..3 in order, as in the scalar engine, so tables with and without
-passing can share a batch. State arrays are public (read-only by convention) for batch encoders.
+row for the seat to act there; finished rows ignore their entry (pass ``-1``). Passing is
+one card per step, seats 0..3 in order, as in the scalar engine, so deals with and without
+passing can share a batch. The state is ``deals.state``
+(:class:`~hearts_env.state.DealState`, one array per field), public and read-only by convention; each
+array is also an attribute (``deals.hands``).
 
-Two backends give identical results: ``"numba"`` runs compiled per-table loops
+Two backends give identical results: ``"numba"`` runs compiled per-row loops
 (:mod:`hearts_env.vector._kernels`, needs the ``search`` extra) and ``"numpy"`` runs whole-batch
 array operations; ``backend="auto"`` (the default) takes Numba when it is installed.
 """

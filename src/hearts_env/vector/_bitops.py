@@ -55,7 +55,7 @@ def _highest_card(x):
 
 def _kth_card(mask, u):
     """The ``floor(u * popcount)``-th lowest card of ``mask`` (mask != 0, 0 <= u < 1), found by a
-    branch-free binary search on popcounts (a data-dependent loop mispredicts on every table)."""
+    branch-free binary search on popcounts (a data-dependent loop mispredicts on every row)."""
     k = np.int64(u * _popcount(mask))
     pos = np.int64(0)
     for width in (32, 16, 8, 4, 2, 1):

@@ -1,12 +1,12 @@
-"""The rules of the batched engine as per-table loops, compiled by Numba (the ``search`` extra) when installed.
+"""The rules of the batched engine as per-row loops, compiled by Numba (the ``search`` extra) when installed.
 
-One table at a time, the same rules as :class:`~hearts_env.engine.Deal` (the equivalence tests
+One row (deal) at a time, the same rules as :class:`~hearts_env.engine.Deal` (the equivalence tests
 compare both backends with the scalar engine). Every mask is ``uint64`` and every constant
 mixed with one is ``uint64`` too: Numba turns ``uint64 op int64`` into a float.
 
 Constants travel in two arrays built by :meth:`hearts_env.tables.RuleTables.pack`: ``K`` (uint64
 masks and counts) and ``P`` (int64 point values), whose slot names live in :mod:`hearts_env.tables`.
-The hot path lives in one function, :func:`drive`, whose mode says what to do per table: Numba
+The hot path lives in one function, :func:`drive`, whose mode says what to do per row: Numba
 passes each array argument of a call with reference counting, which costs more than the rules
 themselves, so only rare events (exchanging passes, scoring) and the rule players' choices
 (:mod:`._strategies`, whose parameters travel in the array ``A``) call out.
@@ -121,20 +121,24 @@ def _score(i, taken, tricks_won, points, moon_shooter, phase, game_scores, K, P)
 
 
 def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
-    """Every table, per ``mode``:
+    """Every row of the state ``S`` (a :class:`~hearts_env.state.DealState`, read by field name), per ``mode``:
 
-    - LEGAL: ``masks[i]`` = the legal cards; CHECK: returns the first table whose ``cards[i]`` is
-      not legal (-2 skips a table), else -1;
+    - LEGAL: ``masks[i]`` = the legal cards; CHECK: returns the first row whose ``cards[i]`` is
+      not legal (-2 skips a row), else -1;
     - PLAY: pass or play ``cards[i]`` (checked before; -2 skips); RANDOM_PLAY: the
       ``floor(uniforms[i, 0] * count)``-th legal card, written to ``out[i]``; GREEDY_CHOICE /
       HEURISTIC_CHOICE: that player's card to ``out[i]``, nothing played;
     - ADVANCE_RANDOM / ADVANCE_GREEDY / ADVANCE_HEURISTIC: the other seats play (random with
       ``uniforms[i, j]`` for the j-th card, greedy or heuristic) until seat ``learner[i]`` is to act
       or the deal is over (``learner[i] = -1``: to the end); ``out[i]`` = cards played.
-    Finished tables are skipped (callers pre-fill ``out``/``masks``)."""
-    hands, passed, played_by, phase, current, leader, trick, trick_count, trick_mask, led_mask, trick_index, \
-        hearts_broken, taken, tricks_won, voids, trick_winners, points, moon_shooter, pass_direction, dealer, \
-        game_scores = S
+    Finished rows are skipped (callers pre-fill ``out``/``masks``)."""
+    hands, passed, played_by, phase, current, leader = S.hands, S.passed, S.played_by, S.phase, S.current, S.leader
+    trick, trick_count, trick_mask, led_mask, trick_index = S.trick, S.trick_count, S.trick_mask, S.led_mask, \
+        S.trick_index
+    hearts_broken, taken, tricks_won, voids, trick_winners = S.hearts_broken, S.taken, S.tricks_won, S.voids, \
+        S.trick_winners
+    points, moon_shooter, pass_direction, dealer, game_scores = S.points, S.moon_shooter, S.pass_direction, \
+        S.dealer, S.game_scores
     n = np.int64(K[K_N])
     rps = np.int64(K[K_RPS])
     hand_size = np.int64(K[K_HAND_SIZE])
@@ -297,13 +301,14 @@ _FINGERPRINT_FILE = "hearts_env-kernels.fingerprint"
 
 def sources_fingerprint() -> str:
     """A hash of every source file the compiled kernels depend on: this module, the helpers, the
-    strategies, and :mod:`hearts_env.tables`, whose slot numbers the kernels freeze as constants; and
+    strategies, :mod:`hearts_env.tables`, whose slot numbers the kernels freeze as constants, and
+    :mod:`hearts_env.state`, whose fields they read; and
     the values of :class:`~hearts_env.engine.Phase`, which they freeze too (not engine.py's text, whose
     every edit would otherwise recompile them)."""
-    from hearts_env import tables
+    from hearts_env import state, tables
 
     digest = hashlib.sha256()
-    for module in (_bitops, _strategies, sys.modules[__name__], tables):
+    for module in (_bitops, _strategies, sys.modules[__name__], tables, state):
         digest.update(Path(str(module.__file__)).read_bytes())
     digest.update(repr([(member.name, int(member)) for member in Phase]).encode())
     return digest.hexdigest()[:16]

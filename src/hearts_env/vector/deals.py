@@ -8,15 +8,16 @@ builds batches, and dispatches.
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
 from hearts_env.cards import format_cards
 from hearts_env.engine import BrokenRule, Deal, IllegalActionError, Phase
 from hearts_env.rules import Rules, draw_pass_directions, make_rules
-from hearts_env.tables import tables_of
+from hearts_env.state import FIELDS, DealState, fresh_state, put_rows, state_of_deals, take_rows
+from hearts_env.tables import RuleTables, tables_of
 from hearts_env.vector import _kernels, numpy_backend
 from hearts_env.vector.numpy_backend import kth_cards
 from hearts_env.vector.policies import KernelPolicy, kernel_policy
@@ -42,96 +43,95 @@ def numba_available() -> bool:
 
 
 U64 = np.uint64
-STATE_FIELDS = ("hands", "passed", "played_by", "phase", "current", "leader", "trick", "trick_count", "trick_mask",
-                "led_mask", "trick_index", "hearts_broken", "taken", "tricks_won", "voids", "trick_winners", "points",
-                "moon_shooter", "pass_direction", "dealer", "game_scores")
-"""The per-table state arrays, in the order the kernels unpack them. ``points`` and ``game_scores``
-are int64: with point values up to :data:`~hearts_env.rules.MAX_POINTS` no sum can wrap."""
+STATE_FIELDS = DealState._fields
+"""The names of the state arrays (:class:`~hearts_env.state.DealState`)."""
+
+# old names of per-rules numbers, read from ``deals.tables`` now (deprecated; removed in 0.3)
+_DEPRECATED_NUMBERS = {"n": "size", "rps": "ranks_per_suit", "hand_size": "hand_size", "pass_count": "pass_count"}
 
 
 @functools.lru_cache(maxsize=64)
-def _rule_constants(rules: Rules) -> dict[str, Any]:
-    """The rules' tables as NumPy scalars and arrays for the NumPy backend, and packed for the kernels
-    (cached: search agents build many small batches)."""
-    t = tables_of(rules)
-    k, p = t.pack()
-    return {"_k": k, "_p": p, "n": t.size, "rps": t.ranks_per_suit, "hand_size": t.hand_size,
-            "suit_mask_of": np.array(t.suit_mask_of, dtype=U64), "hearts": U64(t.hearts), "jd_bit": U64(t.jd_bit),
-            "scoring_cards": U64(t.scoring_cards), "first_trick_only": U64(t.first_trick_only),
-            "opening_leads": U64(t.opening_leads), "lone_qs_lead": U64(t.lone_qs_lead),
-            "lead_lowest_club": t.lead_lowest_club,
-            "breaks": U64(t.breaks_hearts), "pass_count": t.pass_count}
+def _packed(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """The rules packed for the kernels (cached: search agents build many small batches)."""
+    return tables_of(rules).pack()
 
 
 class VectorDeals:
-    """B deals under one Rules object (see the module docstring)."""
+    """B deals under one Rules object (see the module docstring): ``rules``, their ``tables``
+    (:class:`~hearts_env.tables.RuleTables`) and ``state`` (:class:`~hearts_env.state.DealState`, one
+    array per field, a row per deal). Each state array is also an attribute: ``deals.hands`` is
+    ``deals.state.hands``."""
 
-    # per-rules constants, set from _rule_constants (shared by every batch of these rules)
-    size: int
+    __slots__ = ("rules", "tables", "state", "rows", "backend", "_jit", "_k", "_p")
+    rules: Rules
+    tables: RuleTables
+    state: DealState
+    rows: np.ndarray
+    """``arange(size)``: the row indices, for indexing one seat per row."""
+    backend: str
+    """``"numba"`` or ``"numpy"``."""
+    _jit: Callable[..., int] | None
     _k: np.ndarray
     _p: np.ndarray
-    n: int
-    rps: int
-    hand_size: int
-    pass_count: int
-    suit_mask_of: np.ndarray
-    hearts: np.uint64
-    jd_bit: np.uint64
-    scoring_cards: np.uint64
-    first_trick_only: np.uint64
-    opening_leads: np.uint64
-    lone_qs_lead: np.uint64
-    lead_lowest_club: bool
-    breaks: np.uint64
 
     def __init__(self, rules: Rules | str, hands: np.ndarray, pass_directions: np.ndarray | Sequence[int],
                  dealers: np.ndarray | Sequence[int] | int = 3, backend: str = "auto",
                  game_scores: np.ndarray | Sequence[Sequence[int]] | None = None):
-        """``game_scores`` (B, 4): each table's game scores before the deal, which ``moon="shooter_choice"``
+        """``game_scores`` (B, 4): each row's game scores before the deal, which ``moon="shooter_choice"``
         decides against in a game to the target (default zeros), as :class:`~hearts_env.engine.Deal`."""
-        self.rules = rules = make_rules(rules)
-        self._jit = resolve_backend(backend)
-        self.backend = "numpy" if self._jit is None else "numba"
-        self.__dict__.update(_rule_constants(rules))
+        rules = make_rules(rules)
         hands = np.asarray(hands, dtype=U64)
         if hands.ndim != 2 or hands.shape[1] != 4:
             raise ValueError(f"hands must have shape (B, 4), got {hands.shape}")
-        b = self.size = hands.shape[0]
-        self.rows = np.arange(b)
-        """``arange(size)``: the table indices, for indexing one seat per table."""
-
-        self.hands = hands.copy()
-        self.dealt = hands.copy()
-        directions = np.asarray(pass_directions, dtype=np.int8) % 4
-        self.pass_direction = directions if self.pass_count else np.zeros(b, np.int8)
-        self.dealer = np.broadcast_to(np.asarray(dealers, dtype=np.int8), (b,)).copy()
-        self.passed = np.zeros((b, 4), U64)
-        self.played_by = np.zeros((b, 4), U64)
+        b = hands.shape[0]
+        tables = tables_of(rules)
+        state = fresh_state(tables, b)
+        state.dealt[:] = hands
+        state.hands[:] = hands
+        if tables.pass_count:
+            state.pass_direction[:] = np.asarray(pass_directions, dtype=np.int8) % 4
+        state.dealer[:] = np.asarray(dealers, dtype=np.int8)
         # engine.Phase values; NumPy expressions on them take int(Phase.X), as NumPy 2 reads a member as an
         # int64 scalar, not a Python int: comparing the int8 array with it is 3-10 µs slower per operation
-        self.phase = np.where(self.pass_direction != 0, int(Phase.PASS), int(Phase.PLAY)).astype(np.int8)
-        self.current = np.zeros(b, np.int8)
-        self.leader = np.zeros(b, np.int8)
-        self.trick = np.full((b, 4), -1, np.int16)
-        self.trick_count = np.zeros(b, np.int8)
-        self.trick_mask = np.zeros(b, U64)
-        self.led_mask = np.zeros(b, U64)
-        self.trick_index = np.zeros(b, np.int8)
-        self.hearts_broken = np.full(b, not rules.must_break_hearts)
-        self.taken = np.zeros((b, 4), U64)
-        self.tricks_won = np.zeros((b, 4), np.int8)
-        self.voids = np.zeros((b, 4), np.uint8)
-        self.trick_winners = np.full((b, self.hand_size), -1, np.int8)
-        self.points = np.zeros((b, 4), np.int64)
-        self.moon_shooter = np.full(b, -1, np.int8)
-        self.game_scores = np.zeros((b, 4), np.int64)
+        state.phase[:] = np.where(state.pass_direction != 0, int(Phase.PASS), int(Phase.PLAY))
+        state.hearts_broken[:] = not rules.must_break_hearts
         if game_scores is not None:
             scores = np.asarray(game_scores)
             if scores.dtype.kind not in "iu" or scores.shape not in ((4,), (b, 4)):
                 raise ValueError(f"game_scores must be integers of shape (4,) or ({b}, 4), "
                                  f"got {scores.dtype} {scores.shape}")
-            self.game_scores[:] = scores
-        numpy_backend.start_play(self, self.phase == int(Phase.PLAY))
+            state.game_scores[:] = scores
+        numpy_backend.start_play(tables, state, state.phase == int(Phase.PLAY))
+        self._hold(rules, state, backend)
+
+    def _hold(self, rules: Rules, state: DealState, backend: str | None = None,
+              like: VectorDeals | None = None) -> None:
+        """Hold ``state`` under ``rules`` with ``backend`` (or ``like``'s backend and rules)."""
+        if like is not None:
+            self.rules, self.tables, self.backend = like.rules, like.tables, like.backend
+            self._jit, self._k, self._p = like._jit, like._k, like._p
+        else:
+            self.rules, self.tables = rules, tables_of(rules)
+            self._jit = resolve_backend(backend or "auto")
+            self.backend = "numpy" if self._jit is None else "numba"
+            self._k, self._p = _packed(rules)
+        self.state = state
+        self.rows = np.arange(state.size)
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        """A state array by its field's name (``deals.hands``); the old per-rules numbers, deprecated."""
+        if name in FIELDS:
+            return getattr(self.state, name)
+        if name in _DEPRECATED_NUMBERS:
+            new = _DEPRECATED_NUMBERS[name]
+            warnings.warn(f"VectorDeals.{name} is deprecated: use .tables.{new}", DeprecationWarning, stacklevel=2)
+            return getattr(self.tables, new)
+        raise AttributeError(f"'VectorDeals' object has no attribute {name!r}")
+
+    @property
+    def size(self) -> int:
+        """The number of rows (deals)."""
+        return len(self.rows)
 
     @classmethod
     def random(cls, rules: Rules | str, size: int, rng: np.random.Generator,
@@ -150,79 +150,46 @@ class VectorDeals:
 
     @classmethod
     def from_deals(cls, deals: Sequence[Deal], backend: str = "auto") -> VectorDeals:
-        """Tables in the states of scalar :class:`~hearts_env.engine.Deal` objects (any phase, same
+        """Rows in the states of scalar :class:`~hearts_env.engine.Deal` objects (any phase, same
         rules) — e.g. sampled worlds, to play many rollouts from them at once."""
         if not deals:
             raise ValueError("from_deals needs at least one deal")
         rules = deals[0].rules
         if any(d.rules is not rules and d.rules != rules for d in deals):  # identity first: eq reads every field
             raise ValueError("from_deals needs deals under one Rules object")
-        b = len(deals)
-        tables = cls(rules, np.array([d.dealt for d in deals], dtype=U64),
-                     np.array([d.pass_direction for d in deals]), np.array([d.dealer for d in deals]),
-                     backend=backend, game_scores=np.array([d.game_scores for d in deals], dtype=np.int64))
-        tables.hands[:] = [d.hands for d in deals]
-        tables.passed[:] = [d.passed for d in deals]
-        tables.played_by[:] = [d.played_by for d in deals]
-        tables.phase[:] = [d.phase for d in deals]
-        tables.current[:] = [max(d.current, 0) for d in deals]
-        tables.leader[:] = [max(d.leader, 0) for d in deals]
-        for i, d in enumerate(deals):
-            tables.trick[i, :len(d.trick)] = d.trick
-            tables.trick_winners[i, :len(d.trick_winners)] = d.trick_winners
-            if d.points is not None:
-                tables.points[i] = d.points
-                tables.moon_shooter[i] = -1 if d.moon_shooter is None else d.moon_shooter
-        tables.trick_count[:] = [len(d.trick) for d in deals]
-        tables.trick_mask[:] = [d.trick_mask for d in deals]
-        tables.led_mask[:] = [d.led_mask for d in deals]
-        tables.trick_index[:] = [d.trick_index for d in deals]
-        tables.hearts_broken[:] = [d.hearts_broken for d in deals]
-        tables.taken[:] = [d.taken for d in deals]
-        tables.tricks_won[:] = [d.tricks_won for d in deals]
-        tables.voids[:] = [d.voids for d in deals]
-        assert b == tables.size
-        return tables
+        new = cls.__new__(cls)
+        new._hold(rules, state_of_deals(deals, tables_of(rules)), backend)
+        return new
 
     def take(self, rows: np.ndarray | Sequence[int]) -> VectorDeals:
-        """A new batch whose table ``j`` is a copy of table ``rows[j]`` (rows may repeat) — e.g. one
-        table per (sampled world, candidate card) for a search."""
-        rows = np.asarray(rows, dtype=np.intp)
+        """A new batch whose row ``j`` is a copy of row ``rows[j]`` (rows may repeat) — e.g. one
+        row per (sampled world, candidate card) for a search."""
         new = VectorDeals.__new__(VectorDeals)
-        new.__dict__.update(self.__dict__)  # rules, backend and per-rules constants
-        for name in (*STATE_FIELDS, "dealt"):
-            setattr(new, name, getattr(self, name)[rows])
-        new.size = len(rows)
-        new.rows = np.arange(new.size)
+        new._hold(self.rules, take_rows(self.state, np.asarray(rows, dtype=np.intp)), like=self)
         return new
 
     def redeal(self, which: np.ndarray, rng: np.random.Generator) -> None:
-        """Start a new shuffled deal at the tables where ``which`` is True (the others are untouched)."""
+        """Start a new shuffled deal at the rows where ``which`` is True (the others are untouched)."""
         rows = np.flatnonzero(which)
         if len(rows) == 0:
             return
-        fresh = VectorDeals.random(self.rules, len(rows), rng, backend="numpy")
-        for name in (*STATE_FIELDS, "dealt"):
-            getattr(self, name)[rows] = getattr(fresh, name)
-
-    def _state(self) -> tuple[np.ndarray, ...]:
-        return tuple(getattr(self, name) for name in STATE_FIELDS)
+        put_rows(self.state, rows, VectorDeals.random(self.rules, len(rows), rng, backend="numpy").state)
 
     @property
     def done(self) -> np.ndarray:
-        return self.phase == int(Phase.DONE)
+        return self.state.phase == int(Phase.DONE)
 
     def legal_masks(self) -> np.ndarray:
-        """(B,) uint64: the cards the seat to act may pass or play at each table (0 when done)."""
+        """(B,) uint64: the cards the seat to act may pass or play in each row (0 when done)."""
         if self._jit is not None:
             masks = np.zeros(self.size, U64)
             self._drive(_kernels.LEGAL, masks=masks)
             return masks
-        return numpy_backend.legal_masks(self)
+        return numpy_backend.legal_masks(self.tables, self.state)
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """(B,) a uniformly random legal card per table (-1 where done): the k-th legal card for
-        ``k = floor(u * count)``, ``u`` one uniform draw per table."""
+        """(B,) a uniformly random legal card per row (-1 where done): the k-th legal card for
+        ``k = floor(u * count)``, ``u`` one uniform draw per row."""
         uniforms: np.ndarray = rng.random(self.size)
         return kth_cards(self.legal_masks(), uniforms)
 
@@ -238,12 +205,12 @@ class VectorDeals:
         return out
 
     def greedy_actions(self) -> np.ndarray:
-        """(B,) the card paper 002's greedy player (``"greedy"``) picks at each table (-1 where done).
+        """(B,) the card paper 002's greedy player (``"greedy"``) picks in each row (-1 where done).
         Numba backend only."""
         return self.policy_actions("greedy")
 
     def policy_actions(self, policy: str) -> np.ndarray:
-        """(B,) the card a bundled rule player picks at each table (-1 where done), card for card
+        """(B,) the card a bundled rule player picks in each row (-1 where done), card for card
         what the scalar agent of that spec would pick: ``"greedy"`` (paper 002) or ``"heuristic"``
         with its parameters (e.g. ``"heuristic(moon_alarm=6, shoot=False)"``). Numba backend only."""
         player = kernel_policy(policy)
@@ -256,14 +223,14 @@ class VectorDeals:
 
     def advance(self, learner: np.ndarray, opponents: str | KernelPolicy, rng: np.random.Generator) -> np.ndarray:
         """Let the other seats play (``"random"``, ``"greedy"`` or ``"heuristic"``, with parameters as in
-        :meth:`policy_actions`) at every table until seat ``learner[i]`` is to act or the deal is over
-        (``-1``: play every seat to the end); returns the number of cards played per table.
+        :meth:`policy_actions`) in every row until seat ``learner[i]`` is to act or the deal is over
+        (``-1``: play every seat to the end); returns the number of cards played per row.
         ``"greedy"`` and ``"heuristic"`` need Numba."""
         learner = np.broadcast_to(np.asarray(learner, dtype=np.int8), (self.size,)).copy()
         player = opponents if isinstance(opponents, KernelPolicy) else kernel_policy(opponents)
-        most = max(6, 3 * self.pass_count + 3)  # opponents' decisions between two of the learner's
+        most = max(6, 3 * self.tables.pass_count + 3)  # opponents' decisions between two of the learner's
         if (learner < 0).any():
-            most = 4 * (self.hand_size + self.pass_count)
+            most = 4 * (self.tables.hand_size + self.tables.pass_count)
         uniforms = rng.random((self.size, most)) if player.name == "random" else np.zeros((self.size, 1))
         if self._jit is not None:
             counts = np.zeros(self.size, np.int64)
@@ -273,7 +240,7 @@ class VectorDeals:
             self._require_jit(f"the vectorized {player.name} player")
         counts = np.zeros(self.size, np.int64)
         while True:
-            waiting = (self.phase != int(Phase.DONE)) & (self.current != learner)
+            waiting = (self.state.phase != int(Phase.DONE)) & (self.state.current != learner)
             if not waiting.any():
                 return counts
             cards = kth_cards(self.legal_masks(), uniforms[np.arange(self.size), np.minimum(counts, most - 1)])
@@ -290,21 +257,21 @@ class VectorDeals:
                learner: np.ndarray = _NO_SEAT, out: np.ndarray = _NO_INT, masks: np.ndarray = _NO_U64,
                params: np.ndarray = _NO_PARAMS) -> int:
         assert self._jit is not None  # callers check the backend first
-        return int(self._jit(self._state(), self._k, self._p, params, mode, cards, uniforms, learner, out, masks))
+        return int(self._jit(self.state, self._k, self._p, params, mode, cards, uniforms, learner, out, masks))
 
     def _require_jit(self, what: str) -> None:
         if self._jit is None:
             raise NotImplementedError(f"{what} needs the Numba backend: pip install 'hearts-env[search]'")
 
     def step(self, cards: np.ndarray, only: np.ndarray | None = None) -> None:
-        """Each unfinished table's seat to act passes or plays ``cards[i]`` (tables outside the
+        """In each unfinished row the seat to act passes or plays ``cards[i]`` (rows outside the
         boolean ``only``, when given, are left alone); raises :class:`IllegalActionError` naming the
-        first offending table if any card is illegal, and then no table moves."""
+        first offending row if any card is illegal, and then no row moves."""
         cards = np.asarray(cards, dtype=np.int64)
         if cards.shape != (self.size,):
-            raise ValueError(f"step needs one card per table: shape ({self.size},), got {cards.shape}")
+            raise ValueError(f"step needs one card per row: shape ({self.size},), got {cards.shape}")
         if only is not None:
-            cards = np.where(only | (self.phase == int(Phase.DONE)), cards, -2)
+            cards = np.where(only | (self.state.phase == int(Phase.DONE)), cards, -2)
         if self._jit is not None:
             bad = self._drive(_kernels.CHECK, cards=cards)
             if bad >= 0:
@@ -312,13 +279,13 @@ class VectorDeals:
             self._drive(_kernels.PLAY, cards=cards)
             return
         legal = self.legal_masks()
-        bad = numpy_backend.step(self, cards, legal)
+        bad = numpy_backend.step(self.tables, self.state, cards, legal)
         if bad >= 0:
             self._raise_illegal(bad, cards, legal)
 
     def _raise_illegal(self, i: int, cards: np.ndarray, legal: np.ndarray) -> None:
-        seat = int(self.current[i])
+        seat = int(self.state.current[i])
         names = format_cards(int(legal[i]), self.rules.deck_obj)
-        raise IllegalActionError(f"table {i}: card {int(cards[i])} is not legal for seat {seat}; legal cards: {names}",
+        raise IllegalActionError(f"row {i}: card {int(cards[i])} is not legal for seat {seat}; legal cards: {names}",
                                  seat=seat, card=int(cards[i]), rule=BrokenRule.BATCH,
-                                 legal=[c for c in range(self.n) if int(legal[i]) >> c & 1])
+                                 legal=[c for c in range(self.tables.size) if int(legal[i]) >> c & 1])

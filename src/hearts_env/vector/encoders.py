@@ -1,9 +1,9 @@
-"""Batch observations from :class:`~hearts_env.vector.VectorDeals` state: one row per table.
+"""Batch observations from a :class:`~hearts_env.vector.VectorDeals`'s state: one row per deal.
 
-``BatchEncoder.encode(tables, seats)`` gives, for every table ``i``, exactly what the scalar
+``BatchEncoder.encode(deals, seats)`` gives, for every row ``i``, exactly what the scalar
 encoder of the same name writes for ``SeatView.of(deal_i, seats[i])`` (a test checks this slot by
-slot), computed with whole-batch NumPy operations: the per-table card sets are built as uint64
-masks and unpacked with one ``np.unpackbits``; ``rich``'s game scores come from ``tables.game_scores``.
+slot), computed with whole-batch NumPy operations: the per-row card sets are built as uint64
+masks and unpacked with one ``np.unpackbits``; ``rich``'s game scores come from ``deals.game_scores``.
 
 Encodings built in batch: ``paper260``, ``rich`` (the default) and ``dutch107``.
 """
@@ -15,8 +15,10 @@ import numpy as np
 from hearts_env.encoders import EncoderError, make_encoder
 from hearts_env.engine import Phase
 from hearts_env.rules import Rules
+from hearts_env.state import DealState
 from hearts_env.tables import tables_of
-from hearts_env.vector import penalty_points
+from hearts_env.vector.deals import VectorDeals
+from hearts_env.vector.numpy_backend import penalty_points
 
 U64 = np.uint64
 
@@ -25,6 +27,13 @@ def _unpack(masks: np.ndarray, n: int) -> np.ndarray:
     """(..., k) uint64 → (..., k, n) uint8 bits (bit ``c`` of each mask at index ``c``)."""
     raw = np.ascontiguousarray(masks).view(np.uint8).reshape(*masks.shape, 8)
     return np.unpackbits(raw, axis=-1, bitorder="little")[..., :n]
+
+
+def _blocks(out: np.ndarray, k: int, n: int) -> np.ndarray:
+    """``out[:, :k * n]`` seen as (B, k, n): a view whatever ``out``'s strides, so writes land in ``out``
+    (a reshape would copy a non-contiguous ``out`` silently), and no copy of the bits is made between."""
+    s0, s1 = out.strides
+    return np.lib.stride_tricks.as_strided(out, (len(out), k, n), (s0, n * s1, s1))
 
 
 class BatchEncoder:
@@ -42,8 +51,8 @@ class BatchEncoder:
     def space(self):
         return self.scalar.space()
 
-    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """(B, size) observations of seat ``seats[i]`` at table ``i``."""
+    def encode(self, deals: VectorDeals | DealState, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """(B, size) observations of seat ``seats[i]`` in row ``i`` (``deals``: a batch or its state)."""
         raise NotImplementedError
 
 
@@ -52,21 +61,21 @@ class Paper260Batch(BatchEncoder):
 
     name = "paper260"
 
-    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        b = tables.size
+    def encode(self, deals: VectorDeals | DealState, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        b = deals.size
         rows = np.arange(b)
         seats = np.asarray(seats, dtype=np.intp)
-        pb = tables.played_by
+        pb = deals.played_by
         played = pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]
-        table = tables.trick_mask
-        mine = table & pb[rows, seats]
-        hand = tables.hands[rows, seats] & ~tables.passed[rows, seats]
+        trick = deals.trick_mask
+        mine = trick & pb[rows, seats]
+        hand = deals.hands[rows, seats] & ~deals.passed[rows, seats]
         full = U64(self.rules.deck_obj.full_mask)
-        pos = np.stack([hand, full & ~hand & ~played, mine, table & ~mine, played & ~table], axis=1)
+        pos = np.stack([hand, full & ~hand & ~played, mine, trick & ~mine, played & ~trick], axis=1)
         bits = _unpack(pos, self.n)  # (B, 5, N)
         if out is None:
             out = np.empty((b, self.size), self.dtype)
-        out.reshape(b, self.n, 5)[...] = bits.transpose(0, 2, 1)
+        _blocks(out, self.n, 5)[...] = bits.transpose(0, 2, 1)
         return out
 
 
@@ -81,52 +90,52 @@ class RichBatch(BatchEncoder):
         self.qs_bit, self.jd_bit = U64(t.qs_bit), U64(t.jd_bit)
         self.scale = (255.0 if self.dtype == np.uint8 else 1.0) / rules.penalty_total
 
-    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        r, n, b = self.rules, self.n, tables.size
+    def encode(self, deals: VectorDeals | DealState, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        r, n, b = self.rules, self.n, deals.size
         rows = np.arange(b)[:, None]
         seats = np.asarray(seats, dtype=np.intp)
         rel = (seats[:, None] + np.arange(4)) & 3  # (B, 4): absolute seat of relative seat r
         me = seats
-        passed = tables.passed[rows[:, 0], me]
+        passed = deals.passed[rows[:, 0], me]
         masks = np.zeros((b, 11), U64)
-        masks[:, 0] = tables.hands[rows[:, 0], me] & ~passed
+        masks[:, 0] = deals.hands[rows[:, 0], me] & ~passed
         masks[:, 1] = passed
-        source = (me - tables.pass_direction) & 3
-        received = tables.passed[rows[:, 0], source]
-        masks[:, 2] = np.where((tables.phase != int(Phase.PASS)) & (tables.pass_direction != 0), received, U64(0))
-        masks[:, 3:7] = tables.played_by[rows, rel]
-        trick = tables.trick.astype(np.int64)  # (B, 4), -1 = empty
-        by_rel = (tables.leader[:, None] + np.arange(4) - me[:, None]) & 3
+        source = (me - deals.pass_direction) & 3
+        received = deals.passed[rows[:, 0], source]
+        masks[:, 2] = np.where((deals.phase != int(Phase.PASS)) & (deals.pass_direction != 0), received, U64(0))
+        masks[:, 3:7] = deals.played_by[rows, rel]
+        trick = deals.trick.astype(np.int64)  # (B, 4), -1 = empty
+        by_rel = (deals.leader[:, None] + np.arange(4) - me[:, None]) & 3
         card_bits = np.where(trick >= 0, U64(1) << np.maximum(trick, 0).astype(U64), U64(0))
         for rr in range(4):
             masks[:, 7 + rr] = np.bitwise_or.reduce(np.where(by_rel == rr, card_bits, U64(0)), axis=1)
         if out is None:
             out = np.empty((b, self.size), self.dtype)
-        out[:, :11 * n] = _unpack(masks, n).reshape(b, 11 * n)
+        _blocks(out, 11, n)[...] = _unpack(masks, n)
         f = out[:, 11 * n:]
         f[...] = 0
-        voids = tables.voids[rows, rel]  # (B, 4) uint8
+        voids = deals.voids[rows, rel]  # (B, 4) uint8
         f[:, :16] = np.unpackbits(voids[:, :, None], axis=2, bitorder="little")[:, :, :4].reshape(b, 16)
-        taken = tables.taken[rows, rel]  # (B, 4)
+        taken = deals.taken[rows, rel]  # (B, 4)
         points = penalty_points(taken, self.tables) * self.scale
         f[:, 16:20] = np.round(points) if self.dtype == np.uint8 else points
-        scores = np.clip(tables.game_scores[rows, rel] / r.target, 0.0, 1.0)  # (B, 4): the game before this deal
+        scores = np.clip(deals.game_scores[rows, rel] / r.target, 0.0, 1.0)  # (B, 4): the game before this deal
         f[:, 20:24] = np.round(255 * scores) if self.dtype == np.uint8 else scores
         if r.jd_bonus:
             f[:, 24:28] = (taken & self.jd_bit) != 0
-        f[:, 28:32] = tables.tricks_won[rows, rel] > 0
-        f[:, 32] = tables.hearts_broken
-        pb = tables.played_by
+        f[:, 28:32] = deals.tricks_won[rows, rel] > 0
+        f[:, 32] = deals.hearts_broken
+        pb = deals.played_by
         f[:, 33] = ((pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]) & self.qs_bit) == 0
-        phase = tables.phase
+        phase = deals.phase
         f[:, 34] = phase == int(Phase.PASS)
         f[:, 35] = phase == int(Phase.PLAY)
-        f[rows[:, 0], 36 + tables.pass_direction.astype(np.intp)] = 1
+        f[rows[:, 0], 36 + deals.pass_direction.astype(np.intp)] = 1
         live = phase != int(Phase.DONE)
-        cur = (tables.current.astype(np.intp) - me) & 3
+        cur = (deals.current.astype(np.intp) - me) & 3
         f[rows[live, 0], 40 + cur[live]] = 1
         playing = phase == int(Phase.PLAY)
-        lead = (tables.leader.astype(np.intp) - me) & 3
+        lead = (deals.leader.astype(np.intp) - me) & 3
         f[rows[playing, 0], 44 + lead[playing]] = 1
         return out
 
@@ -143,23 +152,23 @@ class Dutch107Batch(BatchEncoder):
         self.scoring_cards = U64(t.scoring_cards)
         self.moon_on = rules.moon != "off"
 
-    def encode(self, tables, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        r, b = self.rules, tables.size
+    def encode(self, deals: VectorDeals | DealState, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        r, b = self.rules, deals.size
         rows = np.arange(b)
         seats = np.asarray(seats, dtype=np.intp)
-        pb = tables.played_by
+        pb = deals.played_by
         played = pb[:, 0] | pb[:, 1] | pb[:, 2] | pb[:, 3]
-        table = tables.trick_mask
-        hand = tables.hands[rows, seats] & ~tables.passed[rows, seats]
+        trick = deals.trick_mask
+        hand = deals.hands[rows, seats] & ~deals.passed[rows, seats]
         if out is None:
             out = np.empty((b, self.size), self.dtype)
-        out[:, :96] = _unpack(np.stack([hand, played & ~table, table], axis=1), 32).reshape(b, 96)
+        _blocks(out, 3, 32)[...] = _unpack(np.stack([hand, played & ~trick, trick], axis=1), 32)
         # the scalar slots in float64, as the scalar encoder computes them, then stored (rounded for uint8)
         x = np.zeros((b, 10))  # slots 96–104, then 106 (105, the moon bit, is binary)
-        playing = tables.phase == int(Phase.PLAY)
-        x[:, 0] = np.where(playing, ((seats - tables.leader) & 3) / 3, 0.0)
+        playing = deals.phase == int(Phase.PLAY)
+        x[:, 0] = np.where(playing, ((seats - deals.leader) & 3) / 3, 0.0)
         rel = (seats[:, None] + np.arange(4)) & 3
-        x[:, 1:5] = np.clip(tables.game_scores[rows[:, None], rel] / r.target, 0.0, 1.0)
+        x[:, 1:5] = np.clip(deals.game_scores[rows[:, None], rel] / r.target, 0.0, 1.0)
         rps = self.tables.ranks_per_suit
         x[:, 5:9] = (rps - np.bitwise_count(played[:, None] & self.suits)) / rps
         x[:, 9] = penalty_points(hand, self.tables) / r.penalty_total
@@ -168,7 +177,7 @@ class Dutch107Batch(BatchEncoder):
         out[:, 96:105] = x[:, :9]
         out[:, 106] = x[:, 9]
         if self.moon_on:
-            holders = ((tables.taken & self.scoring_cards) != 0).sum(axis=1)
+            holders = ((deals.taken & self.scoring_cards) != 0).sum(axis=1)
             out[:, 105] = holders <= 1
         else:
             out[:, 105] = 0
