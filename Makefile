@@ -95,6 +95,19 @@ test-browser: $(VENV)/.browser
 test-ray: .venv-ray/.installed
 	OMP_NUM_THREADS=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider tests/ray_tests
 
+# hearts_env.jax (the rules as pure JAX functions) on JAX's CPU backend (CI): jax is an optional extra, so its own
+# venv; the equivalence tests hold it to the scalar engine under every rule field, and to the NumPy encoders.
+.PHONY: test-jax
+.venv-jax/.installed: pyproject.toml constraints.txt
+	rm -rf .venv-jax
+	$(PYTHON) -m venv .venv-jax
+	.venv-jax/bin/python -m pip install -q --upgrade pip
+	.venv-jax/bin/python -m pip install -q -c constraints.txt -e ".[jax,search]" pytest hypothesis
+	touch $@
+
+test-jax: .venv-jax/.installed
+	JAX_PLATFORMS=cpu OMP_NUM_THREADS=1 .venv-jax/bin/python -m pytest -q -p no:cacheprovider src/hearts_env/jax tests/test_jax*.py
+
 # RLlib's sampling throughput with 0, 1 and 2 env runners, each as a ratio to hearts_v0's own loop measured in the
 # same run (kept out of `make bench`: it needs the 1.9 GB Ray venv; the 2 cores here cap what runners can add).
 .PHONY: bench-ray

@@ -1,0 +1,103 @@
+"""hearts_env.jax's speed beside the Numba engine measured in the same run (rows in benchmarks/run.py's format).
+
+Run with the jax extra installed (``make test-jax`` builds .venv-jax)::
+
+    .venv-jax/bin/python benchmarks/jax_speed.py [--seconds S] [--sizes 1024 16384]
+
+Rows: card plays/s of random legal play (``jit(vmap(fori_loop))`` over whole deals, shuffling and passes
+included) and env steps/s with the ``rich`` observation of the seat to act built at every step, each as a
+ratio to ``VectorDeals.random_step`` (Numba, passes included, shuffling excluded) at the same batch size, both
+under the ``openspiel`` rules (a random pass direction per deal). :func:`rows` is what ``run.py`` can call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import compare, vector_plays  # benchmarks/run.py: the rows' format, the Numba reference
+
+RULES = "openspiel"
+
+
+def jax_plays(size: int, observe: bool = False) -> Callable[[], tuple[int, float]]:
+    """Card plays/s (``observe``: env steps/s with the ``rich`` observation of the seat to act) of ``size``
+    deals at a time on JAX's default device, random legal play from the shuffle to the last card."""
+    import jax
+    import jax.numpy as jnp
+
+    from hearts_env import jax as hj
+    from hearts_env.rules import make_rules
+
+    rules = make_rules(RULES)
+    data = hj.rules_data(rules)
+    steps = rules.deck_obj.size + 4 * (rules.pass_count if rules.has_passing else 0)
+
+    def one_deal(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+        k_deal, k_play = jax.random.split(key)
+        state = hj.init(k_deal, data)
+
+        def body(i: int, carry: tuple[hj.State, jax.Array, jax.Array]) -> tuple[hj.State, jax.Array, jax.Array]:
+            state, count, total = carry
+            if observe:
+                total = total + hj.observe(state, jnp.maximum(state.current, 0), data, "rich").sum()
+            card = hj.random_legal_action(jax.random.fold_in(k_play, i), state, data)
+            return hj.step(state, card, data), count + (state.phase != hj.DONE), total
+
+        _, count, total = jax.lax.fori_loop(0, steps, body, (state, jnp.int32(0), jnp.float32(0)))
+        return count, total
+
+    @jax.jit
+    def run_batch(key: jax.Array) -> tuple[jax.Array, jax.Array]:
+        counts, totals = jax.vmap(one_deal)(jax.random.split(key, size))
+        return counts.sum(), totals.sum()
+
+    jax.block_until_ready(run_batch(jax.random.key(0)))  # compile outside the timing
+    calls = [0]
+
+    def run() -> tuple[int, float]:
+        calls[0] += 1
+        t0 = time.perf_counter()
+        count, _ = jax.block_until_ready(run_batch(jax.random.key(calls[0])))
+        return int(count), time.perf_counter() - t0
+
+    return run
+
+
+def rows(seconds: float, sizes: tuple[int, ...] = (1024, 16384)) -> list[dict[str, float]]:
+    """The rows: JAX card plays/s and rich-observation env steps/s against Numba's card plays/s, per size."""
+    import jax
+
+    from hearts_env.vector import numba_available
+
+    if not numba_available():
+        raise SystemExit("the reference is the Numba engine: install the search extra")
+    device = jax.devices()[0]
+    where = f"{device.platform}" + (f" {device.device_kind}" if device.platform != "cpu" else "")
+    out = []
+    for size in sizes:
+        out.append(compare(f"jax ({where}) B={size}, plays/s", jax_plays(size), vector_plays(size, "numba"), "/s",
+                           f"numba VectorDeals B={size}", seconds, rounds=2))
+        out.append(compare(f"jax ({where}) B={size}, rich env steps/s", jax_plays(size, observe=True),
+                           vector_plays(size, "numba"), "/s", f"numba plays/s B={size}", seconds, rounds=2))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 16384], help="batch sizes (tables)")
+    args = parser.parse_args(argv)
+    np.set_printoptions(precision=3)
+    print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
+    rows(args.seconds, tuple(args.sizes))
+
+
+if __name__ == "__main__":
+    main()
