@@ -85,12 +85,12 @@ def test_a_seat_view_equals_the_deal_field_by_field(deal):
         assert view.trick_mask == sum(1 << c for c in deal.trick) == deal.trick_mask
 
 
-def test_the_kernels_read_only_declared_fields():
+def test_the_kernels_unpack_the_declared_fields_in_order():
     tree = ast.parse(inspect.getsource(_kernels.drive))
-    read = {node.attr for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "S"}
-    assert read and read <= set(FIELDS)
-    assert set(FIELDS) - read == {"dealt"}  # the kernels never need the hands as dealt
+    unpacks = [node.targets[0] for node in ast.walk(tree) if isinstance(node, ast.Assign)
+               and isinstance(node.value, ast.Name) and node.value.id == "S"]
+    assert len(unpacks) == 1
+    assert [name.id.lstrip("_") for name in unpacks[0].elts] == list(DealState._fields)  # _dealt: unused
 
 
 def test_a_fresh_state_has_every_field_with_its_dtype_and_shape():
@@ -126,6 +126,8 @@ def test_a_batch_holds_its_state_as_one_value():
     deals = VectorDeals.random("standard", 3, np.random.default_rng(0), backend="numpy")
     assert deals.hands is deals.state.hands
     assert not hasattr(deals, "__dict__")  # nothing copied beside the state
+    with pytest.raises(AttributeError):
+        deals.state = deals.state  # the kernels hold its arrays: it is never replaced
     with pytest.raises(AttributeError, match="no attribute 'handz'"):
         deals.handz  # noqa: B018
     with pytest.warns(DeprecationWarning, match=r"VectorDeals.n is deprecated: use .tables.size"):

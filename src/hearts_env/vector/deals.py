@@ -62,10 +62,11 @@ class VectorDeals:
     array per field, a row per deal). Each state array is also an attribute: ``deals.hands`` is
     ``deals.state.hands``."""
 
-    __slots__ = ("rules", "tables", "state", "rows", "backend", "_jit", "_k", "_p")
+    __slots__ = ("rules", "tables", "_state", "_arrays", "rows", "backend", "_jit", "_k", "_p")
     rules: Rules
     tables: RuleTables
-    state: DealState
+    _state: DealState
+    _arrays: tuple[np.ndarray, ...]
     rows: np.ndarray
     """``arange(size)``: the row indices, for indexing one seat per row."""
     backend: str
@@ -115,7 +116,8 @@ class VectorDeals:
             self._jit = resolve_backend(backend or "auto")
             self.backend = "numpy" if self._jit is None else "numba"
             self._k, self._p = _packed(rules)
-        self.state = state
+        self._state = state
+        self._arrays = tuple(state)  # what the kernels take (see _kernels.drive); the arrays are never replaced
         self.rows = np.arange(state.size)
 
     def __getattr__(self, name: str) -> np.ndarray:
@@ -127,6 +129,11 @@ class VectorDeals:
             warnings.warn(f"VectorDeals.{name} is deprecated: use .tables.{new}", DeprecationWarning, stacklevel=2)
             return getattr(self.tables, new)
         raise AttributeError(f"'VectorDeals' object has no attribute {name!r}")
+
+    @property
+    def state(self) -> DealState:
+        """The state: one array per field, a row per deal (the arrays are changed in place, never replaced)."""
+        return self._state
 
     @property
     def size(self) -> int:
@@ -257,7 +264,7 @@ class VectorDeals:
                learner: np.ndarray = _NO_SEAT, out: np.ndarray = _NO_INT, masks: np.ndarray = _NO_U64,
                params: np.ndarray = _NO_PARAMS) -> int:
         assert self._jit is not None  # callers check the backend first
-        return int(self._jit(self.state, self._k, self._p, params, mode, cards, uniforms, learner, out, masks))
+        return int(self._jit(self._arrays, self._k, self._p, params, mode, cards, uniforms, learner, out, masks))
 
     def _require_jit(self, what: str) -> None:
         if self._jit is None:
