@@ -96,13 +96,14 @@ test-ray: .venv-ray/.installed
 	OMP_NUM_THREADS=1 .venv-ray/bin/python -m pytest -q -p no:cacheprovider tests/ray_tests
 
 # hearts_env.jax (the rules as pure JAX functions) on JAX's CPU backend (CI): jax is an optional extra, so its own
-# venv; the equivalence tests hold it to the scalar engine under every rule field, and to the NumPy encoders.
+# venv; the equivalence tests hold it to the scalar engine under every rule field, to the NumPy encoders and to
+# hearts_v0's rewards; pgx (from PyPI, light: svgwrite) for the test that its auto_reset drives HeartsEnv.
 .PHONY: test-jax
 .venv-jax/.installed: pyproject.toml constraints.txt
 	rm -rf .venv-jax
 	$(PYTHON) -m venv .venv-jax
 	.venv-jax/bin/python -m pip install -q --upgrade pip
-	.venv-jax/bin/python -m pip install -q -c constraints.txt -e ".[jax,search]" pytest hypothesis
+	.venv-jax/bin/python -m pip install -q -c constraints.txt -e ".[jax,search]" pytest hypothesis pgx
 	touch $@
 
 test-jax: .venv-jax/.installed
