@@ -23,10 +23,11 @@ from hearts_env.vector.numpy_backend import penalty_points
 U64 = np.uint64
 
 
-def _unpack(masks: np.ndarray, n: int) -> np.ndarray:
-    """(..., k) uint64 → (..., k, n) uint8 bits (bit ``c`` of each mask at index ``c``)."""
-    raw = np.ascontiguousarray(masks).view(np.uint8).reshape(*masks.shape, 8)
-    return np.unpackbits(raw, axis=-1, bitorder="little")[..., :n]
+def unpack_masks(masks: np.ndarray, n: int) -> np.ndarray:
+    """uint64 card masks of shape S → their first ``n`` bits, uint8 of shape (*S, n), contiguous (bit ``c``
+    of each mask at index ``c``)."""
+    raw = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8).reshape(*masks.shape, 8)  # low byte first
+    return np.unpackbits(raw, axis=-1, count=n, bitorder="little")
 
 
 def _blocks(out: np.ndarray, k: int, n: int) -> np.ndarray:
@@ -72,7 +73,7 @@ class Paper260Batch(BatchEncoder):
         hand = deals.hands[rows, seats] & ~deals.passed[rows, seats]
         full = U64(self.rules.deck_obj.full_mask)
         pos = np.stack([hand, full & ~hand & ~played, mine, trick & ~mine, played & ~trick], axis=1)
-        bits = _unpack(pos, self.n)  # (B, 5, N)
+        bits = unpack_masks(pos, self.n)  # (B, 5, N)
         if out is None:
             out = np.empty((b, self.size), self.dtype)
         _blocks(out, self.n, 5)[...] = bits.transpose(0, 2, 1)
@@ -111,7 +112,7 @@ class RichBatch(BatchEncoder):
             masks[:, 7 + rr] = np.bitwise_or.reduce(np.where(by_rel == rr, card_bits, U64(0)), axis=1)
         if out is None:
             out = np.empty((b, self.size), self.dtype)
-        _blocks(out, 11, n)[...] = _unpack(masks, n)
+        _blocks(out, 11, n)[...] = unpack_masks(masks, n)
         f = out[:, 11 * n:]
         f[...] = 0
         voids = deals.voids[rows, rel]  # (B, 4) uint8
@@ -162,7 +163,7 @@ class Dutch107Batch(BatchEncoder):
         hand = deals.hands[rows, seats] & ~deals.passed[rows, seats]
         if out is None:
             out = np.empty((b, self.size), self.dtype)
-        _blocks(out, 3, 32)[...] = _unpack(np.stack([hand, played & ~trick, trick], axis=1), 32)
+        _blocks(out, 3, 32)[...] = unpack_masks(np.stack([hand, played & ~trick, trick], axis=1), 32)
         # the scalar slots in float64, as the scalar encoder computes them, then stored (rounded for uint8)
         x = np.zeros((b, 10))  # slots 96–104, then 106 (105, the moon bit, is binary)
         playing = deals.phase == int(Phase.PLAY)
