@@ -186,8 +186,8 @@ def _script_parser(source: Path, module: str | None) -> argparse.ArgumentParser 
     the ModuleNotFoundError of an optional dependency it needs that is not installed (ray)."""
     if source not in _SCRIPTS:
         if module:
-            def run() -> object:
-                return runpy.run_module(module, run_name="__main__")
+            def run() -> object:  # as python -m runs it: the module is sys.modules["__main__"] (its Args' types)
+                return runpy.run_module(module, run_name="__main__", alter_sys=True)
         else:
             def run() -> object:
                 return runpy.run_path(str(source), run_name="__main__")
