@@ -3,52 +3,52 @@ for self-play, checkpoints with progress, and the seeded evaluation."""
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
-
-def common_parser(doc: str, timesteps: int, num_envs: int) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--opponents", default="greedy", choices=["random", "greedy", "self"],
-                   help="the three other seats: vectorized rule-based players or snapshots of the learner")
-    p.add_argument("--timesteps", type=int, default=timesteps, help="learner decisions to train on")
-    p.add_argument("--num-envs", type=int, default=num_envs, help="tables stepped together")
-    p.add_argument("--rules", default="standard(game=deal)", help="rules preset or spec (one deal per episode)")
-    p.add_argument("--observation", default="rich", choices=["rich", "paper260"], help="observation encoding")
-    p.add_argument("--net-arch", default="256,256", help="hidden layer sizes, comma-separated")
-    p.add_argument("--snapshot-every", type=int, default=200_000, help="self-play: steps between snapshots")
-    p.add_argument("--checkpoint-every", type=int, default=500_000, help="steps between checkpoints")
-    p.add_argument("--eval-deals", type=int, default=1000, help="seeded deals against the opponents at the end "
-                   "(greedy for self-play)")
-    p.add_argument("--seed", type=int, default=0, help="seed of training and evaluation")
-    p.add_argument("--out", required=False, help="output folder (latest.zip, latest.json, result.json)")
-    p.add_argument("--resume", action="store_true", help="continue from OUT/latest.zip")
-    return p
+from hearts_baselines.run_args import arg
 
 
-def prepare(parser: argparse.ArgumentParser, argv: list[str] | None, default_out: str,
-            dict_obs: bool) -> tuple[argparse.Namespace, Any, Any, Path | None]:
-    """Parsed arguments (torch set to one thread), the vector env, its SB3 view, and the checkpoint
-    to resume from (None for a fresh start)."""
+@dataclass
+class TrainArgs:
+    """The arguments of both training commands; each adds its algorithm's."""
+
+    opponents: Literal["random", "greedy", "self"] = arg(
+        "greedy", "the three other seats: vectorized rule-based players or snapshots of the learner")
+    timesteps: int = arg(2_000_000, "learner decisions to train on")
+    num_envs: int = arg(64, "tables stepped together")
+    rules: str = arg("standard(game=deal)", "rules preset or spec (one deal per episode)")
+    observation: Literal["rich", "paper260"] = arg("rich", "observation encoding")
+    net_arch: str = arg("256,256", "hidden layer sizes, comma-separated")
+    snapshot_every: int = arg(200_000, "self-play: steps between snapshots")
+    checkpoint_every: int = arg(500_000, "steps between checkpoints")
+    eval_deals: int = arg(1000, "seeded deals against the opponents at the end (greedy for self-play)")
+    seed: int = arg(0, "seed of training and evaluation")
+    out: str = arg("", "output folder (latest.zip, latest.json, result.json)")
+    resume: bool = arg(False, "continue from OUT/latest.zip")
+
+
+def prepare(args: TrainArgs, default_out: str, dict_obs: bool) -> tuple[Any, Any, Path | None]:
+    """The vector env, its SB3 view, and the checkpoint to resume from (None for a fresh start); torch set
+    to one thread, ``args.out`` to ``default_out`` where not given."""
     import torch
 
     torch.set_num_threads(1)
-    args = parser.parse_args(argv)
     args.out = args.out or default_out
     Path(args.out).mkdir(parents=True, exist_ok=True)
     vector, venv = vector_env(args, dict_obs)
     latest = Path(args.out) / "latest.zip"
-    return args, vector, venv, latest if args.resume and latest.exists() else None
+    return vector, venv, latest if args.resume and latest.exists() else None
 
 
-def vector_env(args: argparse.Namespace, dict_obs: bool) -> tuple[Any, Any]:
+def vector_env(args: TrainArgs, dict_obs: bool) -> tuple[Any, Any]:
     """The Gymnasium vector env and its SB3 view."""
     from hearts_env.vector.env import HeartsVectorEnv
     from hearts_env.vector.sb3 import SB3VecEnv
@@ -74,7 +74,7 @@ def snapshot_policy(model: Any, dict_obs: bool, deterministic: bool) -> Any:
     return act
 
 
-def train(model: Any, vector: Any, args: argparse.Namespace, algo: str, dict_obs: bool,
+def train(model: Any, vector: Any, args: TrainArgs, algo: str, dict_obs: bool,
           snapshot_deterministic: bool) -> dict[str, Any]:
     """Learn to ``args.timesteps`` with progress, checkpoints and snapshots; then evaluate and save."""
     from stable_baselines3.common.callbacks import BaseCallback
@@ -128,7 +128,7 @@ def train(model: Any, vector: Any, args: argparse.Namespace, algo: str, dict_obs
     return result
 
 
-def evaluate(model: Any, args: argparse.Namespace, dict_obs: bool) -> dict[str, Any]:
+def evaluate(model: Any, args: TrainArgs, dict_obs: bool) -> dict[str, Any]:
     """Mean points per deal of the learner (greedy actions) and of its opponents on seeded deals."""
     from hearts_env.vector.env import HeartsVectorEnv
 

@@ -10,18 +10,22 @@ metadata with ``"kind": "policy"``, the note, and the checksum recomputed).
 
 from __future__ import annotations
 
-import argparse
 import json
+from dataclasses import dataclass
 
 from hearts_baselines.learned.checkpoints import WEIGHTS_DIR, load_model, verify, write_metadata
+from hearts_baselines.run_args import arg, parse
+
+
+@dataclass
+class Args:
+    checkpoint: str = arg(help="a verified checkpoint (.zip beside its .json)", positional=True)
+    name: str = arg(help="bundle name: the agent's default weights (ppo, dqn)")
+    note: str = arg("", "provenance: how it was trained, how long")
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("checkpoint", help="a verified checkpoint (.zip beside its .json)")
-    p.add_argument("--name", required=True, help="bundle name: the agent's default weights (ppo, dqn)")
-    p.add_argument("--note", default="", help="provenance: how it was trained, how long")
-    args = p.parse_args(argv)
+    args = parse(Args, argv, __doc__)
     meta = verify(args.checkpoint)
     target = WEIGHTS_DIR / f"{args.name}.zip"
     WEIGHTS_DIR.mkdir(exist_ok=True)

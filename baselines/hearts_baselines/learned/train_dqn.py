@@ -12,21 +12,28 @@ train extra.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from hearts_baselines.learned._training import common_parser, prepare, train
+from hearts_baselines.learned._training import TrainArgs, prepare, train
+from hearts_baselines.run_args import arg, parse
+
+
+@dataclass
+class Args(TrainArgs):
+    num_envs: int = arg(16, "tables stepped together")
+    learning_rate: float = arg(1e-4, "Adam step size")
+    buffer_size: int = arg(200_000, "replay buffer transitions")
+    batch_size: int = arg(256, "minibatch size")
+    learning_starts: int = arg(10_000, "random legal steps before learning")
+    gradient_steps: int = arg(1, "gradient steps per vector step")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     from hearts_baselines.learned.masked_dqn import MaskedDQN, build_masked_dqn
 
-    p = common_parser(__doc__, timesteps=2_000_000, num_envs=16)
-    p.add_argument("--learning-rate", type=float, default=1e-4, help="Adam step size")
-    p.add_argument("--buffer-size", type=int, default=200_000, help="replay buffer transitions")
-    p.add_argument("--batch-size", type=int, default=256, help="minibatch size")
-    p.add_argument("--learning-starts", type=int, default=10_000, help="random legal steps before learning")
-    p.add_argument("--gradient-steps", type=int, default=1, help="gradient steps per vector step")
-    args, vector, venv, resume = prepare(p, argv, "runs/dqn", dict_obs=True)
+    args = parse(Args, argv, __doc__)
+    vector, venv, resume = prepare(args, "runs/dqn", dict_obs=True)
     if resume:
         model = MaskedDQN.load(resume, env=venv, device="cpu")
     else:

@@ -12,19 +12,25 @@ the greedy policy plays ``--eval-deals`` seeded deals. Needs the train extra.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from hearts_baselines.learned._training import common_parser, prepare, train
+from hearts_baselines.learned._training import TrainArgs, prepare, train
+from hearts_baselines.run_args import arg, parse
+
+
+@dataclass
+class Args(TrainArgs):
+    learning_rate: float = arg(3e-4, "Adam step size")
+    n_steps: int = arg(32, "steps per table per rollout")
+    batch_size: int = arg(512, "minibatch size")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
 
-    p = common_parser(__doc__, timesteps=2_000_000, num_envs=64)
-    p.add_argument("--learning-rate", type=float, default=3e-4, help="Adam step size")
-    p.add_argument("--n-steps", type=int, default=32, help="steps per table per rollout")
-    p.add_argument("--batch-size", type=int, default=512, help="minibatch size")
-    args, vector, venv, resume = prepare(p, argv, "runs/ppo", dict_obs=False)
+    args = parse(Args, argv, __doc__)
+    vector, venv, resume = prepare(args, "runs/ppo", dict_obs=False)
     if resume:
         model = MaskablePPO.load(resume, env=venv, device="cpu")
     else:
