@@ -34,12 +34,12 @@ a folder made with other settings is refused.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import zlib
 from collections.abc import Iterator
 from concurrent import futures
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,7 @@ import numpy as np
 
 import hearts_env
 from hearts_baselines.apprentice.agent import legal_matrix
+from hearts_baselines.run_args import arg, parse
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.arena.game import pass_direction_of
@@ -59,6 +60,17 @@ NAMESPACE = zlib.crc32(b"hearts-apprentice/data")
 SEARCHER = "pimc(n=300, policy='heuristic', rank='heuristic', passing='heuristic')"  # the ladder's pimc
 RULES = "standard(game=deal)"
 KEYS = ("obs", "legal", "action", "values", "points", "deal", "seat", "phase")
+
+
+@dataclass
+class Args:
+    out: str = arg(help="folder of the units (resumes if it exists)")
+    deals: int = arg(20000, "deals in all (a multiple of --unit-deals)")
+    seed: int = 0
+    jobs: int = arg(1, "processes (the data does not depend on it)")
+    unit_deals: int = arg(50, "deals per file")
+    searcher: str = arg(SEARCHER, "agent spec of the four players")
+    rules: str = RULES
 
 
 def play_deal(rules: Rules, searcher: str, seed: int, k: int) -> dict[str, np.ndarray]:
@@ -189,18 +201,9 @@ def _read(paths: list[Path]) -> Iterator[dict[str, np.ndarray]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", required=True, help="folder of the units (resumes if it exists)")
-    p.add_argument("--deals", type=int, default=20000, help="deals in all (a multiple of --unit-deals)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=int, default=1, help="processes (the data does not depend on it)")
-    p.add_argument("--unit-deals", type=int, default=50, help="deals per file")
-    p.add_argument("--searcher", default=SEARCHER, help="agent spec of the four players")
-    p.add_argument("--rules", default=RULES)
-    a = p.parse_args(argv)
-    made = generate(a.out, a.deals, a.seed, a.jobs, a.unit_deals, a.searcher, a.rules)
-    print(f"{made} units written to {a.out}")
+    args = parse(Args, argv, __doc__.split("\n\n")[0])
+    made = generate(args.out, args.deals, args.seed, args.jobs, args.unit_deals, args.searcher, args.rules)
+    print(f"{made} units written to {args.out}")
 
 
 if __name__ == "__main__":

@@ -31,8 +31,8 @@ seat minus the learner's — is logged. The end writes ``OUT/apprentice.npz``.
 
 from __future__ import annotations
 
-import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,32 @@ import numpy as np
 from hearts_baselines.apprentice.evaluation import RULES, greedy_margin
 from hearts_baselines.apprentice.net import SCALE, NumpyNet, load_into, to_numpy, torch_net
 from hearts_baselines.apprentice.runfiles import begin, checkpoint, finish, log_metrics
+from hearts_baselines.run_args import arg, parse
 from hearts_env.vector.env import HeartsVectorEnv
+
+
+@dataclass
+class Args:
+    init: str = arg(help="warm-start weights (apprentice.npz)")
+    out: str = arg()
+    seed: int = 0
+    iterations: int = 300
+    heuristic_tables: int = 128
+    self_tables: int = 64
+    pool_tables: int = 64
+    rollout: int = arg(32, "steps per table per iteration")
+    epochs: int = 4
+    minibatch: int = 2048
+    lr: float = 1e-4
+    clip: float = 0.1
+    ent_coef: float = 0.003
+    snapshot_every: int = 20
+    pool_size: int = 5
+    checkpoint_every: int = 10
+    eval_every: int = 20
+    eval_deals: int = 2000
+    threads: int = 1
+    resume: bool = False
 
 
 def sample(weights: np.ndarray, masks: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -226,31 +251,10 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--init", required=True, help="warm-start weights (apprentice.npz)")
-    p.add_argument("--out", required=True)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=300)
-    p.add_argument("--heuristic-tables", type=int, default=128)
-    p.add_argument("--self-tables", type=int, default=64)
-    p.add_argument("--pool-tables", type=int, default=64)
-    p.add_argument("--rollout", type=int, default=32, help="steps per table per iteration")
-    p.add_argument("--epochs", type=int, default=4)
-    p.add_argument("--minibatch", type=int, default=2048)
-    p.add_argument("--lr", type=float, default=1e-4)
-    p.add_argument("--clip", type=float, default=0.1)
-    p.add_argument("--ent-coef", type=float, default=0.003)
-    p.add_argument("--snapshot-every", type=int, default=20)
-    p.add_argument("--pool-size", type=int, default=5)
-    p.add_argument("--checkpoint-every", type=int, default=10)
-    p.add_argument("--eval-every", type=int, default=20)
-    p.add_argument("--eval-deals", type=int, default=2000)
-    p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--resume", action="store_true")
-    a = p.parse_args(argv)
-    train(a.init, a.out, a.seed, a.iterations, a.heuristic_tables, a.self_tables, a.pool_tables, a.rollout, a.epochs,
-          a.minibatch, a.lr, a.clip, a.ent_coef, 0.5, 0.95, a.snapshot_every, a.pool_size, a.checkpoint_every,
-          a.eval_every, a.eval_deals, a.threads, a.resume)
+    args = parse(Args, argv, __doc__.split("\n\n")[0])
+    train(args.init, args.out, args.seed, args.iterations, args.heuristic_tables, args.self_tables, args.pool_tables,
+          args.rollout, args.epochs, args.minibatch, args.lr, args.clip, args.ent_coef, 0.5, 0.95, args.snapshot_every,
+          args.pool_size, args.checkpoint_every, args.eval_every, args.eval_deals, args.threads, args.resume)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,9 @@ Same data, seed and thread count → same weights.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +29,30 @@ from hearts_baselines.apprentice import data as D
 from hearts_baselines.apprentice.evaluation import greedy_margin
 from hearts_baselines.apprentice.net import SCALE, as_float, to_numpy, torch_net
 from hearts_baselines.apprentice.runfiles import begin, checkpoint, finish, log_metrics
+from hearts_baselines.run_args import arg, parse
 from hearts_env.engine import Phase
 from hearts_env.rules import make_rules
 
 HOLDOUT = 20  # deals k with k % HOLDOUT == 0 are held out
+
+
+@dataclass
+class Args:
+    data: str = arg(help="folder of search data")
+    out: str = arg()
+    seed: int = 0
+    epochs: int = 10
+    batch: int = 1024
+    lr: float = 1e-3
+    hidden: str = arg("512,512", "hidden layer sizes, comma-separated")
+    q_weight: float = 1.0
+    v_weight: float = 0.5
+    temperature: float = arg(0.0, "points; > 0: soft policy targets softmax(-values/T) where the searcher gave "
+                                  "estimates")
+    eval_deals: int = arg(2000, "deals against three heuristic after each epoch (0: none)")
+    units: int | None = arg(None, "use only the first N units of the data")
+    threads: int = arg(1, "torch threads")
+    resume: bool = False
 
 
 def split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -162,27 +182,10 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", required=True, help="folder of search data")
-    p.add_argument("--out", required=True)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--epochs", type=int, default=10)
-    p.add_argument("--batch", type=int, default=1024)
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--hidden", default="512,512", help="hidden layer sizes, comma-separated")
-    p.add_argument("--q-weight", type=float, default=1.0)
-    p.add_argument("--v-weight", type=float, default=0.5)
-    p.add_argument("--temperature", type=float, default=0.0,
-                   help="points; > 0: soft policy targets softmax(-values/T) where the searcher gave estimates")
-    p.add_argument("--eval-deals", type=int, default=2000,
-                   help="deals against three heuristic after each epoch (0: none)")
-    p.add_argument("--units", type=int, default=None, help="use only the first N units of the data")
-    p.add_argument("--threads", type=int, default=1, help="torch threads")
-    p.add_argument("--resume", action="store_true")
-    a = p.parse_args(argv)
-    hidden = tuple(int(h) for h in a.hidden.split(","))
-    train(a.data, a.out, a.seed, a.epochs, a.batch, a.lr, hidden, a.q_weight, a.v_weight, a.temperature,
-          a.eval_deals, a.units, a.threads, a.resume)
+    args = parse(Args, argv, __doc__.split("\n\n")[0])
+    hidden = tuple(int(h) for h in args.hidden.split(","))
+    train(args.data, args.out, args.seed, args.epochs, args.batch, args.lr, hidden, args.q_weight, args.v_weight,
+          args.temperature, args.eval_deals, args.units, args.threads, args.resume)
 
 
 if __name__ == "__main__":

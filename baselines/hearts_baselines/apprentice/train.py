@@ -12,43 +12,47 @@ Stage options are those of :mod:`~hearts_baselines.apprentice.data`,
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from hearts_baselines.apprentice import data, ppo, supervised
 from hearts_baselines.apprentice.agent import BUNDLED
 from hearts_baselines.apprentice.net import NumpyNet
+from hearts_baselines.run_args import arg, parse
 
 DEALS, UNIT_DEALS, EPOCHS, HIDDEN, ITERATIONS = 20000, 50, 20, (512, 512), 1000  # the bundled weights' recipe
 
 
+@dataclass
+class Args:
+    out: str = arg()
+    seed: int = 0
+    jobs: int = arg(2, "processes of the data stage (the data does not depend on it)")
+    deals: int = DEALS
+    epochs: int = EPOCHS
+    iterations: int = arg(ITERATIONS, "PPO iterations (8,192 steps each)")
+    bundle: bool = arg(False, "copy the final weights into the package")
+
+
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", type=int, default=2, help="processes of the data stage (the data does not depend on it)")
-    p.add_argument("--deals", type=int, default=DEALS)
-    p.add_argument("--epochs", type=int, default=EPOCHS)
-    p.add_argument("--iterations", type=int, default=ITERATIONS, help="PPO iterations (8,192 steps each)")
-    p.add_argument("--bundle", action="store_true", help="copy the final weights into the package")
-    a = p.parse_args(argv)
-    out = Path(a.out)
+    args = parse(Args, argv, __doc__.split("\n\n")[0])
+    out = Path(args.out)
     times = {}
     started = time.perf_counter()
-    data.generate(out / "data", a.deals, a.seed, a.jobs, UNIT_DEALS)
+    data.generate(out / "data", args.deals, args.seed, args.jobs, UNIT_DEALS)
     times["data"] = time.perf_counter() - started
     warm = out / "warm" / "apprentice.npz"
-    supervised.train(str(out / "data"), str(out / "warm"), seed=a.seed, epochs=a.epochs, hidden=HIDDEN,
+    supervised.train(str(out / "data"), str(out / "warm"), seed=args.seed, epochs=args.epochs, hidden=HIDDEN,
                      resume=True)
     times["warm start"] = time.perf_counter() - started - times["data"]
-    ppo.train(str(warm), str(out / "ppo"), seed=a.seed, iterations=a.iterations, eval_every=50, resume=True)
+    ppo.train(str(warm), str(out / "ppo"), seed=args.seed, iterations=args.iterations, eval_every=50, resume=True)
     times["ppo"] = time.perf_counter() - started - times["data"] - times["warm start"]
     final = out / "ppo" / "apprentice.npz"
     (out / "times.json").write_text(json.dumps({k: round(v / 60, 1) for k, v in times.items()}, indent=1) + "\n")
-    if a.bundle:
+    if args.bundle:
         NumpyNet.load(final)  # refuse to bundle a damaged file
         shutil.copyfile(final, BUNDLED)
         print(f"bundled {final} as {BUNDLED}")

@@ -11,17 +11,28 @@ the paper's "untrained" reference point. Records go to ``--out`` (resumable).
 
 from __future__ import annotations
 
-import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hearts_baselines.culhane import network
 from hearts_baselines.culhane.transitions import RULES
+from hearts_baselines.run_args import arg, parse
 from hearts_env.arena import run_arena, solo_seatings
 from hearts_env.benchmark.stats import rung_figures
 
 OPPONENTS = ("greedy", "random", "heuristic")
+
+
+@dataclass
+class Args:
+    weights: str | None = arg(None, "a network file (default: the bundled one)")
+    deals: int = 1000
+    jobs: int | None = None
+    seed: int = 0
+    untrained: bool = arg(False, "also evaluate a freshly initialised network")
+    out: Path = Path("runs/culhane-eval")
 
 
 def evaluate(spec: str, deals: int, out: Path, jobs: int | None, seed: int = 0) -> dict[str, dict[str, Any]]:
@@ -41,15 +52,7 @@ def evaluate(spec: str, deals: int, out: Path, jobs: int | None, seed: int = 0) 
 def main(argv: list[str] | None = None) -> None:
     import torch
 
-    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.culhane.evaluate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--weights", default=None, help="a network file (default: the bundled one)")
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--untrained", action="store_true", help="also evaluate a freshly initialised network")
-    parser.add_argument("--out", type=Path, default=Path("runs/culhane-eval"))
-    args = parser.parse_args(argv)
+    args = parse(Args, argv, __doc__)
     specs = {"trained": "culhane" if args.weights is None else f"culhane(weights={args.weights!r})"}
     if args.untrained:
         torch.manual_seed(args.seed)

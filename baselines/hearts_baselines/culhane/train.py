@@ -32,10 +32,10 @@ keeps the last; in our runs self-play drifted below the pretrained network, docs
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from hearts_baselines.culhane.transitions import (
     greedy_deals,
     targets,
 )
+from hearts_baselines.run_args import arg, parse
 from hearts_env import Deal, Phase, SeatView
 from hearts_env.agents import make_agent
 from hearts_env.encoders import make_encoder
@@ -62,6 +63,25 @@ CPU_ADAM_EPS = 1e-8
 """Adam's ε of the scaled-down pretraining (PyTorch's default): the paper's 0.1 damps the steps too much
 for a run with a fifth of its updates (docs/culhane.md)."""
 TOLERANCE, PATIENCE = 0.1, 5
+
+
+@dataclass
+class Args:
+    hidden: str = arg("cpu", "'cpu' (default), 'paper' or sizes like 512,256")
+    pretrain_deals: int = arg(5000, "greedy deals to pretrain on (paper 5000)")
+    cycles: int = arg(13, "pretraining cycles (paper 13)")
+    epochs: int = arg(4, "epochs per pretraining cycle (paper 20)")
+    selfplay_deals: int = arg(500, "self-play deals at most (paper 5000)")
+    replay: int = arg(5200, "replay capacity (paper 5200)")
+    epsilon: float = arg(0.1, "self-play exploration")
+    adam_eps: float = arg(CPU_ADAM_EPS, "Adam's ε in pretraining (default 1e-8; paper 0.1)")
+    selfplay_adam_eps: float = arg(ADAM_EPS, "Adam's ε in self-play (paper 0.1)")
+    seed: int = 0
+    out: Path = Path("runs/culhane")
+    check_every: int = 50
+    check_deals: int = 100
+    resume: bool = False
+    bundle: bool = arg(False, "also write the package's weights/culhane.pt")
 
 
 def optimizer(net: Any, eps: float = ADAM_EPS) -> Any:
@@ -246,25 +266,7 @@ def _check(net: Any, deals: int, losses: list[float], check_deals: int, seed: in
 def main(argv: list[str] | None = None) -> None:
     import torch
 
-    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.culhane.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hidden", default="cpu", help="'cpu' (default), 'paper' or sizes like 512,256")
-    parser.add_argument("--pretrain-deals", type=int, default=5000, help="greedy deals to pretrain on (paper 5000)")
-    parser.add_argument("--cycles", type=int, default=13, help="pretraining cycles (paper 13)")
-    parser.add_argument("--epochs", type=int, default=4, help="epochs per pretraining cycle (paper 20)")
-    parser.add_argument("--selfplay-deals", type=int, default=500, help="self-play deals at most (paper 5000)")
-    parser.add_argument("--replay", type=int, default=5200, help="replay capacity (paper 5200)")
-    parser.add_argument("--epsilon", type=float, default=0.1, help="self-play exploration")
-    parser.add_argument("--adam-eps", type=float, default=CPU_ADAM_EPS,
-                        help="Adam's ε in pretraining (default 1e-8; paper 0.1)")
-    parser.add_argument("--selfplay-adam-eps", type=float, default=ADAM_EPS, help="Adam's ε in self-play (paper 0.1)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("runs/culhane"))
-    parser.add_argument("--check-every", type=int, default=50)
-    parser.add_argument("--check-deals", type=int, default=100)
-    parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--bundle", action="store_true", help="also write the package's weights/culhane.pt")
-    args = parser.parse_args(argv)
+    args = parse(Args, argv, __doc__)
     hidden = {"cpu": network.CPU_HIDDEN, "paper": network.PAPER_HIDDEN}.get(args.hidden) or \
         tuple(int(h) for h in args.hidden.split(","))
     torch.set_num_threads(1)

@@ -14,20 +14,42 @@ a 95 % bootstrap interval.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hearts_baselines.dutchnn.train import BRAINS
+from hearts_baselines.run_args import arg, parse
 from hearts_env.arena import bootstrap_interval, read_records, run_arena, solo_seatings
 
 CANDIDATES = 8
 """The thesis's m: at most 8 candidate cards (in practice every legal card)."""
+
+
+@dataclass
+class Run:
+    """play one (brain, n) cell"""
+
+    brain: str = arg(choices=BRAINS)
+    n: int = arg(help="rollouts per candidate (thesis: 200, 300, 400)")
+    games: int = arg(100, "games to 100, a multiple of 4 (default 100)")
+    epsilon: float = arg(0.0, "the NN agents' ε at play (thesis literal: 0.1)")
+    seed: int = 0
+    jobs: int | None = None
+    out: Path = Path("runs/dutchnn-experiment")
+
+
+@dataclass
+class Table:
+    """the tables of every cell played in --out"""
+
+    out: Path = Path("runs/dutchnn-experiment")
+    json: bool = False
 
 
 def specs(brain: str, n: int, epsilon: float = 0.0) -> tuple[str, str]:
@@ -102,22 +124,8 @@ def table(out: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.dutchnn.experiment", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("run", help="play one (brain, n) cell")
-    play.add_argument("--brain", choices=tuple(BRAINS), required=True)
-    play.add_argument("--n", type=int, required=True, help="rollouts per candidate (thesis: 200, 300, 400)")
-    play.add_argument("--games", type=int, default=100, help="games to 100, a multiple of 4 (default 100)")
-    play.add_argument("--epsilon", type=float, default=0.0, help="the NN agents' ε at play (thesis literal: 0.1)")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--jobs", type=int, default=None)
-    play.add_argument("--out", type=Path, default=Path("runs/dutchnn-experiment"))
-    show = sub.add_parser("table", help="the tables of every cell played in --out")
-    show.add_argument("--out", type=Path, default=Path("runs/dutchnn-experiment"))
-    show.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    if args.command == "run":
+    args = parse({"run": Run, "table": Table}, argv, __doc__)
+    if isinstance(args, Run):
         path = run(args.brain, args.n, args.games, args.out, args.jobs, args.seed, args.epsilon)
         print(json.dumps(cell(list(read_records(path))), indent=1, default=float))
     elif args.json:

@@ -20,10 +20,10 @@ stopped and ends with the same weights. ``--bundle`` copies the brains to the pa
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ import numpy as np
 
 from hearts_baselines.dutchnn.model import DutchNet
 from hearts_baselines.dutchnn.training import EPOCH_DEALS, check_rules, epsilon_at, learn, play_batch, versus
+from hearts_baselines.run_args import arg, parse
 from hearts_env.rules import Rules, make_rules
 from hearts_env.vector import VectorDeals
 
@@ -38,6 +39,20 @@ BRAINS = {"nnai2": 500, "strongman": 3_000, "strongman2": 10_000}
 """The thesis's brains and their training epochs (§3.1, §5)."""
 WEIGHTS = Path(__file__).resolve().parent.parent / "weights"
 TRAINING_RULES = "dutch"
+
+
+@dataclass
+class Args:
+    brain: str = arg("strongman2", "train to this brain, writing the earlier ones on the way (default strongman2)",
+                     choices=BRAINS)
+    deals: int | None = arg(None, "stop after this many deals instead (smoke runs; no brain is written unless reached)")
+    seed: int = 0
+    out: Path = Path("runs/dutchnn")
+    tables: int = arg(50, "deals per batch (weights frozen within one; default 50, a quarter epoch)")
+    curve_every: int = 20_000
+    eval_deals: int = 1024
+    resume: bool = arg(False, "continue a killed run from its last save")
+    bundle: bool = arg(False, "also write the brains into the package's weights")
 
 
 def bundled_path(brain: str) -> Path:
@@ -116,21 +131,7 @@ def train(net: DutchNet, deals: int, seed: int, out: Path, tables: int = 50, cur
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.dutchnn.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--brain", choices=tuple(BRAINS), default="strongman2",
-                        help="train to this brain, writing the earlier ones on the way (default strongman2)")
-    parser.add_argument("--deals", type=int, default=None,
-                        help="stop after this many deals instead (smoke runs; no brain is written unless reached)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("runs/dutchnn"))
-    parser.add_argument("--tables", type=int, default=50,
-                        help="deals per batch (weights frozen within one; default 50, a quarter epoch)")
-    parser.add_argument("--curve-every", type=int, default=20_000)
-    parser.add_argument("--eval-deals", type=int, default=1024)
-    parser.add_argument("--resume", action="store_true", help="continue a killed run from its last save")
-    parser.add_argument("--bundle", action="store_true", help="also write the brains into the package's weights")
-    args = parser.parse_args(argv)
+    args = parse(Args, argv, __doc__)
     last = BRAINS[args.brain]
     deals = args.deals if args.deals is not None else last * EPOCH_DEALS
     checkpoints = {epochs * EPOCH_DEALS: f"{brain}.npz" for brain, epochs in BRAINS.items() if epochs <= last}

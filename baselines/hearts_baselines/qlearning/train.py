@@ -9,19 +9,36 @@ paper saves after each game, and the run takes seconds, so there is nothing to r
 
 from __future__ import annotations
 
-import argparse
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from hearts_baselines.qlearning.agent import BUNDLED, Hyper, QLearningAgent, save_table
+from hearts_baselines.run_args import arg, parse
 from hearts_env.agents import make_agent
 from hearts_env.engine import Deal
 from hearts_env.rules import make_rules
 from hearts_env.views import SeatView
 
 OPPONENTS = ("greedy", "greedy", "random")
+
+
+@dataclass
+class Args:
+    deals: int = arg(20_000, "training deals (default: %(default)s)")
+    seed: int = arg(0, "seed of the deals and the exploration (default: 0)")
+    out: Path = arg(BUNDLED, "where to write the table (default: the bundled file)")
+    save_every: int = arg(1000, "write the table every N deals (default: 1000)")
+    alpha: float = arg(Hyper.alpha, "(default: %(default)s)")
+    gamma: float = arg(Hyper.gamma, "(default: %(default)s)")
+    theta: float = arg(Hyper.theta, "(default: %(default)s)")
+    epsilon: float = arg(Hyper.epsilon, "(default: %(default)s)")
+
+    def __post_init__(self) -> None:
+        if self.deals < 1:
+            raise ValueError("--deals must be at least 1")
 
 
 def train(deals: int, seed: int, rules_spec: str = "standard(game=deal)", hyper: Hyper | None = None,
@@ -50,17 +67,7 @@ def train(deals: int, seed: int, rules_spec: str = "standard(game=deal)", hyper:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", type=int, default=20_000, help="training deals (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and the exploration (default: 0)")
-    parser.add_argument("--out", type=Path, default=BUNDLED,
-                        help="where to write the table (default: the bundled file)")
-    parser.add_argument("--save-every", type=int, default=1000, help="write the table every N deals (default: 1000)")
-    for name, value in vars(Hyper()).items():
-        parser.add_argument(f"--{name}", type=float, default=value, help=f"(default: {value})")
-    args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error("--deals must be at least 1")
+    args = parse(Args, argv, __doc__)
     hyper = Hyper(alpha=args.alpha, gamma=args.gamma, theta=args.theta, epsilon=args.epsilon)
     start = time.perf_counter()
     learner = train(args.deals, args.seed, hyper=hyper, out=args.out, save_every=args.save_every)

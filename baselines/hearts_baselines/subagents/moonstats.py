@@ -10,17 +10,29 @@ copies of ``--opponent`` under ``--rules``.
 
 from __future__ import annotations
 
-import argparse
 import json
+from dataclasses import dataclass
 
 import numpy as np
 
+from hearts_baselines.run_args import arg, parse
 from hearts_baselines.subagents.agent import SubagentPlayer
 from hearts_env.agents import make_agent
 from hearts_env.arena import pass_direction_of
 from hearts_env.engine import Deal
 from hearts_env.rules import make_rules
 from hearts_env.views import SeatView
+
+
+@dataclass
+class Args:
+    opponent: str = "heuristic"
+    deals: int = 1000
+    rules: str = "standard(game=deal)"
+    seed: int = 0
+    weights: str | None = arg(None, "subagents file (default: the bundled weights)")
+    moon_threshold: float | None = None
+    breaker: bool = True  # --no-breaker
 
 
 def moon_stats(opponent: str, deals: int, rules_spec: str = "standard(game=deal)", seed: int = 0,
@@ -56,17 +68,9 @@ def moon_stats(opponent: str, deals: int, rules_spec: str = "standard(game=deal)
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--opponent", default="heuristic")
-    p.add_argument("--deals", type=int, default=1000)
-    p.add_argument("--rules", default="standard(game=deal)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--weights", default=None, help="subagents file (default: the bundled weights)")
-    p.add_argument("--moon-threshold", type=float, default=None)
-    p.add_argument("--no-breaker", action="store_true")
-    args = p.parse_args(argv)
+    args = parse(Args, argv, __doc__)
     stats = moon_stats(args.opponent, args.deals, args.rules, args.seed, weights=args.weights,
-                       moon_threshold=args.moon_threshold, breaker=not args.no_breaker)
+                       moon_threshold=args.moon_threshold, breaker=args.breaker)
     print(json.dumps(stats, indent=1))
 
 

@@ -27,7 +27,6 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import argparse
 import dataclasses
 import json
 import shutil
@@ -36,10 +35,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from hearts_baselines.run_args import arg, parse
 from hearts_baselines.subagents import steps as S
 from hearts_baselines.subagents.batch import versus
 from hearts_baselines.subagents.labels import CALIBRATION_UNITS, Labeller
@@ -54,6 +54,49 @@ DEFAULT_REPEATS = 2
 EVAL_DEALS = 500
 EARLIER_ROUND_DATA = 0.2
 """Decision datasets of the rounds before the last, as a fraction of ``--moon-samples`` / ``--breaker-samples``."""
+
+
+@dataclass
+class Args:
+    out: str = arg("runs/subagents", "run directory (checkpoints, curves, result)")
+    stage: str = arg("all", "stage to run (default all)", choices=("all", *STAGES))
+    deals: int = arg(DEFAULT_DEALS, "deals of the first step; others in proportion")
+    repeats: int = arg(DEFAULT_REPEATS,
+                       "rounds of the whole pipeline, each from the previous round's networks (paper: repeated)")
+    rules: str = arg("standard", "rules spec (paper 000 = standard)")
+    hidden: int = arg(64, "hidden units of every network")
+    lr: float = arg(1.0, "SGD learning rate")
+    engine: Literal["batch", "scalar"] = arg(
+        "batch", "self-play on the batched engine, or one deal at a time (the reference; same result)")
+    batch_deals: int = arg(512, "deals played between SGD passes")
+    minibatch: int = arg(32, "SGD minibatch size")
+    eps_start: float = arg(0.3, "exploration (ε-greedy) at the start of each step")
+    eps_end: float = arg(0.05, "exploration at the end of each step")
+    replay: int = arg(200_000, "states kept per network for SGD minibatches")
+    replay_ratio: float = arg(8.0, "SGD rows per new state")
+    moon_samples: int = arg(1_000_000, "hands labelled for the moonshot decision network (paper: 1 M)")
+    breaker_samples: int = arg(1_000_000, "threat states labelled for the breaker decision network (paper: 1 M)")
+    label_batch: int = arg(4096, "deals per unit of decision data (each unit from its own seed; the data depend on it)")
+    jobs: int = arg(2, "processes making decision data (the data do not depend on it); self-play uses one")
+    calibration_hands: int = arg(100_000, "hands played both ways to calibrate the moonshot threshold")
+    calibration_deals: int = arg(20_000, "deals played per candidate breaker threshold")
+    decision_epochs: int = arg(10, "epochs of the decision classifiers")
+    threshold: float = arg(MOON_THRESHOLD, "decision thresholds before calibration (paper: 0.96)")
+    checkpoints: int = arg(CHUNKS, "checkpoints (and curve points) per step")
+    eval_deals: int = arg(EVAL_DEALS, "deals (x 4 rotations) against three heuristic seats scoring each curve point "
+                                      "of a normal step")
+    seed: int = 0
+    bundle: bool = arg(False, "copy the result to the package's bundled weights")
+    quiet: bool = arg(False, "no progress bars")
+
+    def __post_init__(self) -> None:
+        for name in ("deals", "repeats", "jobs", "batch_deals", "minibatch", "moon_samples", "breaker_samples",
+                     "label_batch", "calibration_hands", "calibration_deals", "checkpoints", "eval_deals", "hidden"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        for name in ("eps_start", "eps_end"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"--{name.replace('_', '-')} is a probability in [0, 1], got {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
@@ -98,7 +141,7 @@ def _path(out: Path, index: int, step: Step, suffix: str = ".npz") -> Path:
     return out / "steps" / f"{index:02d}_{step.name}{suffix}"
 
 
-def _start_nets(out: Path, index: int, args: argparse.Namespace) -> NetSet:
+def _start_nets(out: Path, index: int, args: Args) -> NetSet:
     plan = steps_for(args.repeats)
     if index == 0:
         nets = NetSet.fresh(args.hidden, args.seed)
@@ -116,7 +159,7 @@ def _check(info: dict[str, Any], total: int, path: Path) -> None:
                          "use the same sizes, or another --out")
 
 
-def _total(step: Step, round_: int, args: argparse.Namespace) -> int:
+def _total(step: Step, round_: int, args: Args) -> int:
     if step.kind == "rl":
         return max(args.checkpoints, round(step.fraction * args.deals))
     base = args.moon_samples if step.kind == "decide_moon" else args.breaker_samples
@@ -124,7 +167,7 @@ def _total(step: Step, round_: int, args: argparse.Namespace) -> int:
     return max(args.checkpoints, round(step.fraction * base * scale))
 
 
-def run_step(out: Path, index: int, args: argparse.Namespace, ctx: S.Context, labeller: Labeller) -> dict[str, Any]:
+def run_step(out: Path, index: int, args: Args, ctx: S.Context, labeller: Labeller) -> dict[str, Any]:
     """Run (or resume, or skip if done) step ``index``; its info. ``labeller`` makes the decision data."""
     from tqdm import tqdm
 
@@ -236,58 +279,8 @@ def plot(out: Path, infos: list[dict[str, Any]]) -> None:
     plt.close(fig)
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", default="runs/subagents", help="run directory (checkpoints, curves, result)")
-    p.add_argument("--stage", default="all", choices=("all", *STAGES), help="stage to run (default all)")
-    p.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="deals of the first step; others in proportion")
-    p.add_argument("--repeats", type=int, default=DEFAULT_REPEATS,
-                   help="rounds of the whole pipeline, each from the previous round's networks (paper: repeated)")
-    p.add_argument("--rules", default="standard", help="rules spec (paper 000 = standard)")
-    p.add_argument("--hidden", type=int, default=64, help="hidden units of every network")
-    p.add_argument("--lr", type=float, default=1.0, help="SGD learning rate")
-    p.add_argument("--engine", default="batch", choices=("batch", "scalar"),
-                   help="self-play on the batched engine, or one deal at a time (the reference; same result)")
-    p.add_argument("--batch-deals", type=int, default=512, help="deals played between SGD passes")
-    p.add_argument("--minibatch", type=int, default=32, help="SGD minibatch size")
-    p.add_argument("--eps-start", type=float, default=0.3, help="exploration (ε-greedy) at the start of each step")
-    p.add_argument("--eps-end", type=float, default=0.05, help="exploration at the end of each step")
-    p.add_argument("--replay", type=int, default=200_000, help="states kept per network for SGD minibatches")
-    p.add_argument("--replay-ratio", type=float, default=8.0, help="SGD rows per new state")
-    p.add_argument("--moon-samples", type=int, default=1_000_000,
-                   help="hands labelled for the moonshot decision network (paper: 1 M)")
-    p.add_argument("--breaker-samples", type=int, default=1_000_000,
-                   help="threat states labelled for the breaker decision network (paper: 1 M)")
-    p.add_argument("--label-batch", type=int, default=4096,
-                   help="deals per unit of decision data (each unit from its own seed; the data depend on it)")
-    p.add_argument("--jobs", type=int, default=2,
-                   help="processes making decision data (the data do not depend on it); self-play uses one")
-    p.add_argument("--calibration-hands", type=int, default=100_000,
-                   help="hands played both ways to calibrate the moonshot threshold")
-    p.add_argument("--calibration-deals", type=int, default=20_000,
-                   help="deals played per candidate breaker threshold")
-    p.add_argument("--decision-epochs", type=int, default=10, help="epochs of the decision classifiers")
-    p.add_argument("--threshold", type=float, default=MOON_THRESHOLD,
-                   help="decision thresholds before calibration (paper: 0.96)")
-    p.add_argument("--checkpoints", type=int, default=CHUNKS, help="checkpoints (and curve points) per step")
-    p.add_argument("--eval-deals", type=int, default=EVAL_DEALS,
-                   help="deals (x 4 rotations) against three heuristic seats scoring each curve point of a normal step")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bundle", action="store_true", help="copy the result to the package's bundled weights")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
-    args = p.parse_args(argv)
-    for name in ("deals", "repeats", "jobs", "batch_deals", "minibatch", "moon_samples", "breaker_samples",
-                 "label_batch", "calibration_hands", "calibration_deals", "checkpoints", "eval_deals", "hidden"):
-        if getattr(args, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
-    for name in ("eps_start", "eps_end"):
-        if not 0.0 <= getattr(args, name) <= 1.0:
-            p.error(f"--{name.replace('_', '-')} is a probability in [0, 1], got {getattr(args, name)}")
-    return args
-
-
 def main(argv: list[str] | None = None) -> Path:
-    args = parse_args(argv)
+    args = parse(Args, argv, __doc__)
     out = Path(args.out)
     (out / "steps").mkdir(parents=True, exist_ok=True)
     ctx = S.Context(make_rules(args.rules), args.lr, args.batch_deals, args.minibatch, args.eps_start, args.eps_end,

@@ -8,11 +8,29 @@ or hearts, 6.5 for the game). Needs the ``arena`` extra (matplotlib).
 
 from __future__ import annotations
 
-import argparse
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
+from hearts_baselines.run_args import arg, parse
+
 BREAK_EVEN = {"q": 3.25, "hearts": 3.25, "full": 6.5}
+
+
+@dataclass
+class Args:
+    out: Path = arg(positional=True)
+    panels: list[str] = arg(help="title:label=path,label=path", positional=True)
+
+    def __post_init__(self) -> None:
+        for text in self.panels:
+            _, _, curves = text.partition(":")
+            pairs = [item.split("=", 1) for item in curves.split(",")]
+            if not curves or any(len(p) != 2 for p in pairs):
+                raise ValueError(f"a panel is title:label=path,label=path; got {text!r}")
+            for _, path in pairs:
+                if not Path(path).is_file():
+                    raise ValueError(f"no curve file {path!r}")
 
 
 def read(path: Path) -> tuple[list[int], list[float], list[float]]:
@@ -21,21 +39,11 @@ def read(path: Path) -> tuple[list[int], list[float], list[float]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.tdlambda.plot", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("out", type=Path)
-    parser.add_argument("panels", nargs="+", help="title:label=path,label=path")
-    args = parser.parse_args(argv)
+    args = parse(Args, argv, __doc__)
     panels = []
     for text in args.panels:
         title, _, curves = text.partition(":")
-        pairs = [item.split("=", 1) for item in curves.split(",")]
-        if not curves or any(len(p) != 2 for p in pairs):
-            parser.error(f"a panel is title:label=path,label=path; got {text!r}")
-        for _, path in pairs:
-            if not Path(path).is_file():
-                parser.error(f"no curve file {path!r}")
-        panels.append((title, pairs))
+        panels.append((title, [item.split("=", 1) for item in curves.split(",")]))
     import matplotlib
 
     matplotlib.use("Agg")

@@ -27,15 +27,16 @@ its random state, so ``--resume`` goes on where a killed run stopped and ends wi
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+from hearts_baselines.run_args import arg, parse
 from hearts_baselines.tdlambda import kernels
 from hearts_baselines.tdlambda.features import FeatureSet, parse_orders
 from hearts_baselines.tdlambda.model import Model
@@ -46,6 +47,25 @@ TRAINING_RULES = "sturtevant(moon=off)"
 LAMBDA = 0.75
 BUNDLED = Path(__file__).resolve().parent.parent / "weights" / "tdlambda.npz"
 TASK_MASKS = {"q": kernels.QS, "hearts": kernels.HEARTS, "full": kernels.QS | kernels.HEARTS}
+
+
+@dataclass
+class Args:
+    task: Literal["q", "hearts", "full", "all"] = arg(positional=True)
+    deals: int | None = arg(None, "training deals (default: q 60032, hearts 30016, full 40960; 'all' runs the three)")
+    orders: str = arg("1,2,3", "conjunction orders of a q or hearts learner (default 1,2,3)")
+    opponents: Literal["heuristic", "self"] = arg("heuristic", "the other three seats (default heuristic)")
+    seed: int = 0
+    out: Path = arg(Path("runs/tdlambda"), "folder of the run (default runs/tdlambda)")
+    q_model: Path | None = arg(None, "full: the trained q model (default <out>/q.npz)")
+    hearts_model: Path | None = arg(None, "full: the trained hearts model (default <out>/hearts.npz)")
+    keep_q: int = arg(10000, "full: q features kept (paper 10,000)")
+    keep_hearts: int = arg(2000, "full: hearts features kept (paper 2,000)")
+    tables: int = arg(64, "deals played at once (default 64)")
+    curve_every: int = 1024
+    eval_deals: int = arg(512, "self-play: deals per check against heuristic")
+    resume: bool = arg(False, "continue a killed run from its last save")
+    bundle: bool = arg(False, "all: also write the package's weights/tdlambda.npz")
 
 
 def task_points(taken: np.ndarray, task: str) -> np.ndarray:
@@ -167,29 +187,10 @@ def full_model(q: Model, hearts: Model, keep_q: int, keep_hearts: int) -> Model:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m hearts_baselines.tdlambda.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("task", choices=("q", "hearts", "full", "all"))
-    parser.add_argument("--deals", type=int, default=None, help="training deals (default: q 60032, hearts 30016, "
-                        "full 40960; 'all' runs the three)")
-    parser.add_argument("--orders", default="1,2,3", help="conjunction orders of a q or hearts learner (default 1,2,3)")
-    parser.add_argument("--opponents", default="heuristic", choices=("heuristic", "self"),
-                        help="the other three seats (default heuristic)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("runs/tdlambda"),
-                        help="folder of the run (default runs/tdlambda)")
-    parser.add_argument("--q-model", type=Path, help="full: the trained q model (default <out>/q.npz)")
-    parser.add_argument("--hearts-model", type=Path, help="full: the trained hearts model (default <out>/hearts.npz)")
-    parser.add_argument("--keep-q", type=int, default=10000, help="full: q features kept (paper 10,000)")
-    parser.add_argument("--keep-hearts", type=int, default=2000, help="full: hearts features kept (paper 2,000)")
-    parser.add_argument("--tables", type=int, default=64, help="deals played at once (default 64)")
-    parser.add_argument("--curve-every", type=int, default=1024)
-    parser.add_argument("--eval-deals", type=int, default=512, help="self-play: deals per check against heuristic")
-    parser.add_argument("--resume", action="store_true", help="continue a killed run from its last save")
-    parser.add_argument("--bundle", action="store_true", help="all: also write the package's weights/tdlambda.npz")
-    args = parser.parse_args(argv)
+    args = parse(Args, argv, __doc__)
     defaults = {"q": 60_032, "hearts": 30_016, "full": 40_960}
-    run = dict(tables=args.tables, curve_every=args.curve_every, eval_deals=args.eval_deals, resume=args.resume)
+    run: dict[str, Any] = dict(tables=args.tables, curve_every=args.curve_every, eval_deals=args.eval_deals,
+                               resume=args.resume)
     orders = parse_orders(args.orders)
     args.out.mkdir(parents=True, exist_ok=True)
     tasks = ["q", "hearts", "full"] if args.task == "all" else [args.task]
