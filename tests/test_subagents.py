@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -119,6 +120,28 @@ def _arrays(path: Path) -> dict[str, np.ndarray]:
         return {k: data[k] for k in data.files if k != "meta"}
 
 
+SMOKE_WEIGHTS = {  # (sum, sum of squares) of every network's arrays after the smoke run, recorded 2026-11-27
+    "play_normal": (-5.003724622860318, 22.187802662294857),
+    "play_moon": (-6.492303925220767, 11.747448973408144),
+    "play_breaker": (-3.1565288756173686, 8.716865187416142),
+    "pass_normal": (-1.116524343000492, 9.410110033049133),
+    "pass_moon": (-0.4445862542488612, 10.50391128649402),
+    "decide_moon": (5.595603065411524, 10.11044852534766),
+    "decide_breaker": (-3.4072826254268875, 9.870825654489465),
+}
+
+
+def test_the_smoke_run_trains_the_recorded_weights(smoke_run: Path):
+    """The pipeline's result is pinned across refactors: a change in any card chosen, sample, label,
+    threshold or SGD step moves these sums far beyond the tolerance (which allows for the arithmetic's
+    rounding on another machine)."""
+    nets = load(smoke_run / "subagents.npz")
+    for name, (total, squares) in SMOKE_WEIGHTS.items():
+        a = np.concatenate([np.asarray(x, np.float64).ravel() for x in nets[name].arrays().values()])
+        assert (a.sum(), (a * a).sum()) == (pytest.approx(total, rel=1e-5, abs=1e-5),
+                                            pytest.approx(squares, rel=1e-5)), name
+
+
 @pytest.mark.parametrize("seed, same", [(0, True), (1, False)])
 def test_training_is_reproducible_from_its_seed(smoke_run: Path, tmp_path: Path, seed: int, same: bool):
     T.main(["--out", str(tmp_path), *SMOKE, "--seed", str(seed)])
@@ -185,6 +208,25 @@ def test_bundled_weights_load_and_play_legal_cards():
     assert nets.moon_threshold == steps["decide_moon_r2"]["calibration"]["threshold"]
     assert nets.breaker_threshold == steps["decide_breaker_r2"]["calibration"]["threshold"]
     _play_full_deals(make_agent("subagents"), 4)
+
+
+def test_bundled_weights_play_the_recorded_cards():
+    """The bundled player's cards, pinned across refactors: two subagents seats (the full player, and
+    one whose low thresholds make both decision networks fire) against two heuristic seats."""
+    played = []
+    for spec in ["subagents", "subagents(moon_threshold=0.02, breaker_threshold=0.3)"]:
+        rng = np.random.default_rng(11)
+        for k in range(8):
+            deal = Deal.random(RULES, rng, pass_direction=k % 4)
+            seats = {s: make_agent(spec) if s in (0, 2) else make_agent("heuristic") for s in range(4)}
+            for s, a in seats.items():
+                a.reset(RULES, s, [k, s])
+            while not deal.is_over:
+                card = seats[deal.current].act(SeatView.of(deal, deal.current))
+                played.append(card)
+                deal.apply(card)
+    assert hashlib.sha256(np.array(played, np.int16).tobytes()).hexdigest() == (
+        "be37cd6035f0a8d75b10e26433f33e656507e3247f9c94b401f3de3c355d0a4b")
 
 
 @pytest.mark.parametrize("style", ["normal", "moon", "breaker", None])
