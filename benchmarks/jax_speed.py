@@ -5,9 +5,10 @@ Run with the jax extra installed (``make test-jax`` builds .venv-jax)::
     .venv-jax/bin/python benchmarks/jax_speed.py [--seconds S] [--sizes 1024 16384]
 
 Rows: card plays/s of random legal play (``jit(vmap(fori_loop))`` over whole deals, shuffling and passes
-included) and env steps/s with the ``rich`` observation of the seat to act built at every step, each as a
-ratio to ``VectorDeals.random_step`` (Numba, passes included, shuffling excluded) at the same batch size, both
-under the ``openspiel`` rules (a random pass direction per deal). :func:`rows` is what ``run.py`` can call.
+included; the ``floor(u * count)``-th legal card, the uniforms of a deal drawn at once) and env steps/s with
+the ``rich`` observation of the seat to act built at every step, each as a ratio to
+``VectorDeals.random_step`` (Numba, passes included, shuffling excluded) at the same batch size, both under
+the ``openspiel`` rules (a random pass direction per deal). :func:`rows` is what ``run.py`` can call.
 """
 
 from __future__ import annotations
@@ -42,12 +43,13 @@ def jax_plays(size: int, observe: bool = False) -> Callable[[], tuple[int, float
     def one_deal(key: jax.Array) -> tuple[jax.Array, jax.Array]:
         k_deal, k_play = jax.random.split(key)
         state = hj.init(k_deal, data)
+        uniforms = jax.random.uniform(k_play, (steps,))  # one draw for the whole deal: cheaper than one a step
 
         def body(i: int, carry: tuple[hj.State, jax.Array, jax.Array]) -> tuple[hj.State, jax.Array, jax.Array]:
             state, count, total = carry
             if observe:
                 total = total + hj.observe(state, jnp.maximum(state.current, 0), data, "rich").sum()
-            card = hj.random_legal_action(jax.random.fold_in(k_play, i), state, data)
+            card = hj.uniform_legal_action(uniforms[i], state, data)
             return hj.step(state, card, data), count + (state.phase != hj.DONE), total
 
         _, count, total = jax.lax.fori_loop(0, steps, body, (state, jnp.int32(0), jnp.float32(0)))

@@ -57,6 +57,7 @@ def assert_same(state, deals: list[Deal], rules: Rules) -> None:
         assert bool(s.hearts_broken[i]) == d.hearts_broken, where
         assert list(s.tricks_won[i]) == d.tricks_won, where
         assert list(s.voids[i]) == d.voids, where
+        assert list(s.penalties[i]) == [d.penalty_points(seat) for seat in range(4)], where
         assert [int(w) for w in s.trick_winners[i, :d.trick_index]] == d.trick_winners, where
         if d.phase != 0:
             assert int(s.leader[i]) == d.leader, where
@@ -241,3 +242,21 @@ def test_moon_at_the_target(scores, moon):
     want, moon_shooter = score_deal(t, taken, tricks, scores)
     assert [int(p) for p in points] == want
     assert int(shooter) == (-1 if moon_shooter is None else moon_shooter) == (-1 if moon == "off" else 0)
+
+
+@pytest.mark.parametrize("deck", ["standard", "dutch"])
+def test_kth_card_is_the_batched_engines_pick(deck):
+    """``uniform_legal_action``'s pick, the ``floor(u * count)``-th card, is the NumPy and Numba engines' one."""
+    from hearts_env.vector.numpy_backend import kth_cards
+
+    rules = make_rules(deck)
+    n, rps = rules.deck_obj.size, rules.deck_obj.ranks_per_suit
+    rng = np.random.default_rng(9)
+    masks = [int(m) for m in rng.integers(0, 2**n, 2000, dtype=np.uint64)]
+    masks += [0, 1, 1 << (n - 1), (1 << n) - 1] + [1 << int(c) for c in rng.integers(0, n, 40)]
+    uniforms = rng.random(len(masks))
+    uniforms[:50] = np.nextafter(1.0, 0.0)  # the last card
+    words = np.stack([hj.suit_words(m, rps) for m in masks])
+    got = np.asarray(jax.jit(jax.vmap(hj.kth_card, in_axes=(0, 0, None)), static_argnums=2)(words, uniforms, rps))
+    want = kth_cards(np.array(masks, np.uint64), uniforms)
+    np.testing.assert_array_equal(got, want)

@@ -23,8 +23,9 @@ PASS, PLAY, DONE = int(Phase.PASS), int(Phase.PLAY), int(Phase.DONE)
 U32 = jnp.uint32
 I32 = jnp.int32
 
-__all__ = ["DONE", "PASS", "PLAY", "State", "init", "init_from_hands", "legal_action_mask", "legal_words",
-           "popcount", "random_legal_action", "step", "to_mask", "to_words"]
+__all__ = ["DONE", "PASS", "PLAY", "State", "deal_hands", "draw_direction", "init", "init_from_hands", "kth_card",
+           "legal_action_mask", "legal_words", "penalty_points", "popcount", "random_legal_action", "score", "step",
+           "to_mask", "to_words", "trick_points", "uniform_legal_action"]
 
 
 class State(NamedTuple):
@@ -44,6 +45,7 @@ class State(NamedTuple):
     hearts_broken: Any  # bool
     tricks_won: Any  # int32[4]
     voids: Any  # int32[4]: bit s = the seat did not follow suit s
+    penalties: Any  # int32[4]: penalty points in the cards each seat took (no moon, no bonus), kept as tricks end
     trick_winners: Any  # int32[n / 4]: the winner of each completed trick (-1: not yet)
     points: Any  # int32[4]: the deal's points once it is over (moon and bonuses applied), else 0
     moon_shooter: Any  # int32: the seat that took every scoring card (-1: none)
@@ -114,8 +116,9 @@ def init_from_hands(hands: Any, rules: RulesData, pass_direction: Any = 0, deale
         current=jnp.where(passing, 0, first).astype(I32), leader=jnp.where(passing, -1, first).astype(I32),
         trick=jnp.full(4, -1, I32), trick_count=jnp.zeros((), I32), trick_index=jnp.zeros((), I32),
         hearts_broken=~jnp.asarray(rules.must_break_hearts), tricks_won=jnp.zeros(4, I32),
-        voids=jnp.zeros(4, I32), trick_winners=jnp.full(rps, -1, I32), points=jnp.zeros(4, I32),
-        moon_shooter=jnp.asarray(-1, I32), pass_direction=direction, dealer=dealer, game_scores=scores)
+        voids=jnp.zeros(4, I32), penalties=jnp.zeros(4, I32), trick_winners=jnp.full(rps, -1, I32),
+        points=jnp.zeros(4, I32), moon_shooter=jnp.asarray(-1, I32), pass_direction=direction, dealer=dealer,
+        game_scores=scores)
 
 
 def draw_direction(key: Any, rules: RulesData) -> Any:
@@ -164,12 +167,34 @@ def legal_action_mask(state: State, rules: RulesData) -> Any:
 
 
 def random_legal_action(key: Any, state: State, rules: RulesData) -> Any:
-    """A uniformly random legal card (one uniform draw: the ``floor(u * count)``-th legal card, as the
-    batched engine picks it); -1 once the deal is over."""
-    mask = legal_action_mask(state, rules)
-    k = jnp.floor(jax.random.uniform(key) * mask.sum()).astype(I32)
-    card = jnp.argmax(jnp.cumsum(mask) > k).astype(I32)
-    return jnp.where(mask.any(), card, -1)
+    """A uniformly random legal card: :func:`uniform_legal_action` of one uniform draw; -1 once the deal is over."""
+    return uniform_legal_action(jax.random.uniform(key), state, rules)
+
+
+def uniform_legal_action(u: Any, state: State, rules: RulesData) -> Any:
+    """The ``floor(u * count)``-th legal card (``0 <= u < 1``), as the batched engine picks a random card; -1
+    once the deal is over. Draw the uniforms of many steps at once: one draw per step is the costly part."""
+    return kth_card(legal_words(state, rules), u, rules.rps)
+
+
+def kth_card(words: Any, u: Any, rps: int) -> Any:
+    """The ``floor(u * count)``-th lowest card of a set (-1 for an empty set), by popcounts: the suit from the
+    four words' counts, then the rank by halving the word."""
+    counts = jax.lax.population_count(words).astype(I32)
+    total = counts.sum()
+    k = jnp.minimum(jnp.floor(u * total).astype(I32), total - 1)
+    ends = jnp.cumsum(counts)
+    suit = (ends <= k).sum()
+    k = k - (ends - counts)[jnp.minimum(suit, 3)]
+    word = words[jnp.minimum(suit, 3)]
+    rank = jnp.zeros((), I32)
+    for width in (8, 4, 2, 1):  # ranks 0..15: enough for 13
+        low = jax.lax.population_count(word & U32((1 << width) - 1)).astype(I32)
+        take = k >= low
+        k = jnp.where(take, k - low, k)
+        rank = jnp.where(take, rank + width, rank)
+        word = jnp.where(take, word >> U32(width), word)
+    return jnp.where(total > 0, suit * rps + rank, -1).astype(I32)
 
 
 def penalty_points(taken: Any, rules: RulesData) -> Any:
@@ -187,8 +212,13 @@ def trick_points(cards: Any, rules: RulesData) -> Any:
 
 def score(taken: Any, tricks_won: Any, game_scores: Any, rules: RulesData) -> tuple[Any, Any]:
     """``(points int32[4], moon_shooter)`` of a finished deal, as :func:`hearts_env.scoring.score_deal`."""
-    points = penalty_points(taken, rules)
-    shoots = (rules.moon != MOON_OFF) & ((taken & rules.scoring) == rules.scoring).all(-1)
+    return _score(penalty_points(taken, rules), _any(taken & rules.jd), tricks_won, game_scores, rules)
+
+
+def _score(penalties: Any, jd_taken: Any, tricks_won: Any, game_scores: Any, rules: RulesData) -> tuple[Any, Any]:
+    """:func:`score` from each seat's penalty points and whether it took J♦. A seat took every scoring card
+    exactly when its penalty points are the penalty total: every scoring card is worth more than 0, the others 0."""
+    shoots = (rules.moon != MOON_OFF) & (penalties == rules.penalty_total)
     shooter = jnp.where(shoots.any(), jnp.argmax(shoots), -1).astype(I32)  # one seat at most
     seats = jnp.arange(4)
     n = rules.penalty_total
@@ -196,9 +226,8 @@ def score(taken: Any, tricks_won: Any, game_scores: Any, rules: RulesData) -> tu
     choose_subtract = (after.max() >= rules.target) & (after[jnp.maximum(shooter, 0)] > after.min())
     mode = jnp.where(rules.moon == MOON_CHOICE, jnp.where(choose_subtract, MOON_SUBTRACT, MOON_ADD), rules.moon)
     moon_points = jnp.where(mode == MOON_ADD, jnp.where(seats == shooter, 0, n), jnp.where(seats == shooter, -n, 0))
-    points = jnp.where(shooter >= 0, moon_points, points)
-    jd = rules.jd_bonus & _any(taken & rules.jd)
-    points = points - jnp.where(jd, rules.jd_points, 0)
+    points = jnp.where(shooter >= 0, moon_points, penalties)
+    points = points - jnp.where(rules.jd_bonus & jd_taken, rules.jd_points, 0)
     avoid = rules.avoid_bonus & (shooter < 0) & (tricks_won == 0)
     points = points - jnp.where(avoid, rules.avoid_points, 0)
     return points.astype(I32), shooter
@@ -243,13 +272,14 @@ def step(state: State, card: Any, rules: RulesData) -> State:
     trick_cards = jax.vmap(lambda c: _card_words(c, rps))(trick).sum(0, dtype=U32)  # the four distinct cards
     wins = full & (seats == winner)
     taken = jnp.where(wins[:, None], state.taken | trick_cards, state.taken)
+    penalties = state.penalties + jnp.where(wins, penalty_points(trick_cards, rules), 0)
     tricks_won = state.tricks_won + wins
     trick_index = state.trick_index + full
     trick_winners = jnp.where(full & (jnp.arange(rps) == state.trick_index), winner, state.trick_winners)
     over = full & (trick_index == rps)
-    points, shooter = score(taken, tricks_won, state.game_scores, rules)
+    points, shooter = _score(penalties, _any(taken & rules.jd), tricks_won, state.game_scores, rules)
     playing = state._replace(
-        hands=hands, played_by=played_by, taken=taken,
+        hands=hands, played_by=played_by, taken=taken, penalties=penalties.astype(I32),
         trick=jnp.where(full, -1, trick), trick_count=jnp.where(full, 0, tc + 1).astype(I32),
         trick_index=trick_index.astype(I32), hearts_broken=broken, tricks_won=tricks_won.astype(I32),
         voids=voids.astype(I32), trick_winners=trick_winners.astype(I32),

@@ -17,7 +17,7 @@ from typing import Any
 import jax  # type: ignore[import-not-found, unused-ignore]  # the optional jax extra
 import jax.numpy as jnp  # type: ignore[import-not-found, unused-ignore]
 
-from hearts_env.jax._engine import DONE, PASS, PLAY, State, _card_words, penalty_points, to_mask
+from hearts_env.jax._engine import DONE, PASS, PLAY, State, _card_words, to_mask
 from hearts_env.jax._rules import RulesData
 
 OBSERVATIONS = ("paper260", "rich")
@@ -95,7 +95,7 @@ def _rich(state: State, seat: Any, rules: RulesData) -> Any:
     voids = (state.voids[rel][:, None] >> jnp.arange(4)) & 1
     f = f.at[0:16].set(voids.reshape(16).astype(jnp.float32))
     taken = state.taken[rel]
-    f = f.at[16:20].set(ratio(penalty_points(taken, rules), rules.penalty_total))
+    f = f.at[16:20].set(ratio(state.penalties[rel], rules.penalty_total))
     f = f.at[20:24].set(ratio(state.game_scores[rel], rules.target))  # 0 below 0, 1 from the target on
     f = f.at[24:28].set((rules.jd_bonus & ((taken & rules.jd) != 0).any(-1)).astype(jnp.float32))
     f = f.at[28:32].set((state.tricks_won[rel] > 0).astype(jnp.float32))
