@@ -78,7 +78,8 @@ def test_observations_at_a_moon_and_high_scores(rules):
 def test_ratio_rounds_as_float64_does():
     """``ratio(p, q)`` equals float64's ``p * (1 / q)`` (the encoders' arithmetic) rounded to float32: every
     numerator from -2 to the denominator + 2 for each denominator up to 600, and 600 numerators each of a spread
-    of larger denominators up to 170,000 (the largest penalty total), in one call."""
+    of larger denominators up to 170,000 (the largest penalty total), in one call; then every numerator of a few
+    large denominators."""
     rng = np.random.default_rng(0)
     small = np.arange(1, 601)
     large = rng.integers(601, 170_001, 60)
@@ -90,6 +91,11 @@ def test_ratio_rounds_as_float64_does():
     got = np.asarray(jax.jit(hj.ratio)(p.astype(np.int32), q.astype(np.int32)))
     bad = np.argwhere(want.view(np.uint32) != got.view(np.uint32))
     assert not len(bad), [(int(p[i, j]), int(q[i, 0])) for i, j in bad[:5]]
+    for q in (9_999, 10_000, 65_535, 65_536, 131_071, 169_999, 170_000):  # every numerator of a few large ones
+        p = np.arange(q + 1)
+        want = (p * (1.0 / q)).astype(np.float32)
+        got = np.asarray(jax.jit(hj.ratio)(p.astype(np.int32), np.int32(q)))
+        assert (want.view(np.uint32) == got.view(np.uint32)).all(), q
 
 
 def test_observe_refuses_other_encodings():

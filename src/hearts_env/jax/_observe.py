@@ -6,7 +6,8 @@ compute them in float64 and round to float32, which is the correctly rounded flo
 two integers below 2**24 whose denominator is at most 170,000 lies too far from every float32 rounding
 midpoint for float64's error to cross one). XLA's float32 division is not correctly rounded (on CPU a
 vectorized division is off by an ulp in about one quotient in ten), so :func:`ratio` divides by integer long
-division and builds the float32 from its bits: the same value on every backend, without 64-bit types.
+division (four 13-bit digits) and builds the float32 from its bits: the same value on every backend, without
+64-bit types.
 tests/test_jax_observe.py checks it against the float64 computation.
 """
 
@@ -35,30 +36,34 @@ def observation_size(name: str, n: int) -> int:
 
 
 def ratio(p: Any, q: Any) -> Any:
-    """``float32(p / q)`` correctly rounded (half to even), for int32 ``0 <= p`` and ``1 <= q < 2**24``;
-    1.0 where ``p >= q``."""
-    p, q = jnp.asarray(p, jnp.int32), jnp.asarray(q, jnp.int32)
-    p, q = jnp.broadcast_arrays(p, q)
-    zero = jnp.zeros_like(p)
+    """``float32(p / q)`` correctly rounded (half to even), for int32 ``p`` and ``1 <= q < 2**18`` (penalty totals
+    reach 170,000, targets 10,000); 0.0 where ``p <= 0`` and 1.0 where ``p >= q``.
 
-    def digit(_: Any, carry: tuple[Any, ...]) -> tuple[Any, ...]:
-        r, m, count, lead, rest = carry  # remainder, bits so far, significant bits, first one's place
-        r = 2 * r
-        bit = (r >= q).astype(jnp.int32)
-        r = r - bit * q
-        take = (count < 24) & ((count > 0) | (bit == 1))
-        m = jnp.where(take, 2 * m + bit, m)
-        lead = jnp.where((count == 0) & take, _ + 1, lead)
-        count = count + take
-        rest = jnp.where(take & (count == 24), r, rest)  # the remainder after the 24th bit decides rounding
-        return r, m, count, lead, rest
-
-    _, m, _, lead, rest = jax.lax.fori_loop(0, 49, digit, (jnp.minimum(p, q), zero, zero, zero, zero))
-    up = (2 * rest > q) | ((2 * rest == q) & (m % 2 == 1))
+    Four steps of integer long division by 13-bit digits give ``X = floor(p * 2**52 / q)`` as two 26-bit
+    halves and the remainder; the float32 is the top 24 bits of ``X`` rounded by the next bit and the rest."""
+    p, q = jnp.broadcast_arrays(jnp.asarray(p, jnp.int32), jnp.asarray(q, jnp.int32))
+    r = jnp.clip(p, 0, q - 1)
+    digits = []
+    for _ in range(4):
+        r = r << 13  # r < q < 2**18: no overflow
+        digit = r // q
+        r = r - digit * q
+        digits.append(digit)
+    hi, lo = (digits[0] << 13) | digits[1], (digits[2] << 13) | digits[3]  # X = hi * 2**26 + lo
+    shift = 34 - jax.lax.clz(hi)  # 2 + bit length of hi: X >> shift keeps 24 bits (p/q > 2**-18: hi >= 2**8)
+    from_hi = shift > 26
+    m = jnp.where(from_hi, hi >> jnp.clip(shift - 26, 0, 31),
+                  (hi << jnp.clip(26 - shift, 0, 31)) | (lo >> jnp.clip(shift, 0, 31)))
+    half = shift - 1  # the place of the rounding bit
+    half_in_hi = half >= 26
+    round_bit = jnp.where(half_in_hi, hi >> jnp.clip(half - 26, 0, 31), lo >> jnp.clip(half, 0, 31)) & 1
+    below = jnp.where(half_in_hi, (hi & ((1 << jnp.clip(half - 26, 0, 30)) - 1)) | lo,
+                      lo & ((1 << jnp.clip(half, 0, 30)) - 1))
+    up = (round_bit == 1) & ((below != 0) | (r != 0) | (m % 2 == 1))
     m = m + up
     carry = m == 1 << 24
-    m, lead = jnp.where(carry, 1 << 23, m), jnp.where(carry, lead - 1, lead)
-    bits = ((127 - lead) << 23) | (m - (1 << 23))  # m * 2**-(lead + 23), m in [2**23, 2**24)
+    m, shift = jnp.where(carry, 1 << 23, m), jnp.where(carry, shift + 1, shift)
+    bits = ((98 + shift) << 23) | (m - (1 << 23))  # m * 2**(shift - 52), m in [2**23, 2**24)
     value = jax.lax.bitcast_convert_type(bits.astype(jnp.uint32), jnp.float32)
     return jnp.where(p >= q, jnp.float32(1), jnp.where(p <= 0, jnp.float32(0), value))
 
