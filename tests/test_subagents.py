@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -12,11 +14,21 @@ import pytest
 import hearts_env
 from hearts_baselines.subagents import steps as S
 from hearts_baselines.subagents import train as T
-from hearts_baselines.subagents.features import PASS_SIZE, PLAY_SIZE, dense, pass_row, play_positions, play_row
-from hearts_baselines.subagents.net import ValueNet
-from hearts_baselines.subagents.policy import Brain
-from hearts_baselines.subagents.rewards import DealFacts, deal_facts, immediate, play_target, terminal
-from hearts_baselines.subagents.weights import BUNDLED, NetSet, WeightsError, load, save
+from hearts_baselines.subagents.agent import Brain
+from hearts_baselines.subagents.rewards import (
+    PASS_SIZE,
+    PLAY_SIZE,
+    DealFacts,
+    deal_facts,
+    dense,
+    immediate,
+    pass_row,
+    play_positions,
+    play_row,
+    play_target,
+    terminal,
+)
+from hearts_baselines.subagents.weights import BUNDLED, NetSet, ValueNet, WeightsError, load, save
 from hearts_env.agents import make_agent
 from hearts_env.encoders import make_encoder
 from hearts_env.engine import Deal, Phase
@@ -301,3 +313,22 @@ def test_exploration_only_in_the_learning_networks():
         card = explorer.act(view)
         assert card == greedy.act(view)  # plays are not explored: only passes would be
         deal.apply(card)
+
+
+def test_the_code_table_lists_every_module_each_importing_only_those_above_it():
+    """docs/subagents.md's table of the code names every module of the package, in an order in which
+    each imports (at module level or inside a function) only modules listed before it."""
+    root = Path(__file__).resolve().parents[1]
+    package = root / "baselines" / "hearts_baselines" / "subagents"
+    table = (root / "docs" / "subagents.md").read_text().split("**The code**", 1)[1].split("\n\n", 2)[1]
+    order = re.findall(r"^\| `(\w+)\.py` \|", table, re.M)
+    assert sorted(order) == sorted(p.stem for p in package.glob("*.py") if p.stem != "__init__")
+    for k, module in enumerate(order):
+        tree = ast.parse((package / f"{module}.py").read_text())
+        names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+                names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        used = {n.split(".")[2] for n in names if n.startswith("hearts_baselines.subagents.")}
+        assert used <= set(order[:k]), (module, sorted(used - set(order[:k])))

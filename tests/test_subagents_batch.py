@@ -7,14 +7,19 @@ import numpy as np
 import pytest
 
 from hearts_baselines.subagents import steps as S
-from hearts_baselines.subagents.batch import Seats, collect_batch, play_batch, versus
-from hearts_baselines.subagents.labels import Labeller, unit
-from hearts_baselines.subagents.net import ValueNet
-from hearts_baselines.subagents.replay import Replay
-from hearts_baselines.subagents.selfplay import Samples, collect, play_deal
-from hearts_baselines.subagents.tables import brains, random_deal
-from hearts_baselines.subagents.update import compiled, sgd_rows_reference
-from hearts_baselines.subagents.weights import NetSet, load
+from hearts_baselines.subagents.batch import (
+    Seats,
+    brains,
+    collect,
+    collect_batch,
+    play_batch,
+    play_deal,
+    random_deal,
+    versus,
+)
+from hearts_baselines.subagents.rewards import Samples
+from hearts_baselines.subagents.steps import Labeller, Replay, unit
+from hearts_baselines.subagents.weights import NetSet, ValueNet, compiled, load, sgd_rows_reference
 from hearts_env.rules import make_rules
 from hearts_env.vector import VectorDeals
 

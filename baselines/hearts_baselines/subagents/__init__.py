@@ -7,8 +7,11 @@ SGD on the mean squared error. ``python -m hearts_baselines.subagents.train`` re
 training pipeline; the trained networks ship as ``hearts_baselines/weights/subagents.npz`` and play
 as the agent ``subagents``. See ``docs/subagents.md``.
 
-Modules: ``features`` (states as index rows), ``net`` (the MLP), ``rewards`` (Tables 1–2),
-``weights`` (the network set and its verified file), ``policy`` (card choice and style decisions),
-``agent`` (the hearts-env agent), ``selfplay``/``tables``/``steps``/``train`` (the training pipeline).
+Modules, each importing only those before it: ``rewards`` (states as index rows, the rewards of
+Tables 1–2, training samples), ``weights`` (the MLP, its SGD, the network set and its verified
+file), ``agent`` (card choice and style decisions, and the hearts-env agent), ``batch`` (training
+deals played one at a time or batched, turned into samples), ``steps`` (the pipeline's reinforcement
+and decision steps), ``train`` (the command that runs them); ``moonstats`` (decision-level moon
+statistics of a trained player).
 This module imports nothing, so ``train`` can limit BLAS threads before NumPy loads.
 """

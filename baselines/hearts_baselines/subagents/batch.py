@@ -1,14 +1,21 @@
-"""Subagent seats playing thousands of deals at once on the batched engine (issue 21).
+"""Self-play for training: the deals and seats of a training table, played by
+:class:`~hearts_baselines.subagents.agent.Brain` seats one deal at a time on the public engine (the
+reference) or thousands at once on the batched engine (issue 21), and turned into
+:class:`~hearts_baselines.subagents.rewards.Samples` with the rewards of Tables 1 and 2.
 
-:func:`play_batch` plays every table of a :class:`~hearts_env.vector.VectorDeals` to its end, each
-seat following the configuration of a :class:`~hearts_baselines.subagents.policy.Brain` — a forced
-style (``normal``, ``moon``, ``breaker``; the training styles) or the full player's (the moonshot
-decision network picks the style from the dealt hand) — and the brain's exploration draws
-(:data:`~hearts_baselines.subagents.policy.UNIFORM_ROWS`): the cards, the recorded states and the
-deal facts are those the brains would produce one deal at a time on the scalar engine (a test holds
-the two to each other). Network calls are one per network per trick position for all tables:
-afterstate values of every legal card, the best pass set among the C(13, 3) of every hand, the
-breaker decision of every threatened seat.
+**Deals.** Moon deals are **filtered** by the moonshot decision network (paper 000 §4.3: "the decision
+agents are used to filter out some games ... to train on more balanced data"): half of them are the
+most promising of ``FILTER_DRAWS`` random deals for the moon seat, half are plain random deals.
+
+**Batched play.** :func:`play_batch` plays every table of a :class:`~hearts_env.vector.VectorDeals` to
+its end, each seat following the configuration of a ``Brain`` — a forced style (``normal``, ``moon``,
+``breaker``; the training styles) or the full player's (the moonshot decision network picks the style
+from the dealt hand) — and the brain's exploration draws
+(:data:`~hearts_baselines.subagents.agent.UNIFORM_ROWS`): the cards, the recorded states and the deal
+facts are those the brains would produce one deal at a time with :func:`play_deal` (a test holds the
+two to each other). Network calls are one per network per trick position for all tables: afterstate
+values of every legal card, the best pass set among the C(13, 3) of every hand, the breaker decision
+of every threatened seat.
 """
 
 from __future__ import annotations
@@ -19,16 +26,76 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hearts_baselines.subagents.features import MINE_ON_TABLE, N
-from hearts_baselines.subagents.policy import Brain, _combinations, afterstate_logits, pass_set_logits
-from hearts_baselines.subagents.rewards import DealFacts, play_target, terminal
-from hearts_baselines.subagents.selfplay import STYLE_OF, Samples
+from hearts_baselines.subagents.agent import Brain, _combinations, afterstate_logits, pass_set_logits
+from hearts_baselines.subagents.rewards import (
+    MINE_ON_TABLE,
+    STYLE_OF,
+    DealFacts,
+    N,
+    Samples,
+    deal_facts,
+    dealt_positions,
+    play_row,
+    play_target,
+    terminal,
+)
 from hearts_baselines.subagents.weights import NetSet
-from hearts_env.engine import Phase
+from hearts_env.engine import Deal, Phase
+from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.vector import VectorDeals, penalty_points
 from hearts_env.vector.encoders import make_batch_encoder
+from hearts_env.views import SeatView
 
+# Deals and seats ----------------------------------------------------------------------------------
+FILTER_DRAWS = 8
+
+
+def random_deal(rules: Rules, rng: np.random.Generator) -> Deal:
+    """A shuffled deal with a pass direction drawn uniformly (left, right, across, hold)."""
+    return Deal.random(rules, rng, pass_direction=int(rng.integers(4)))
+
+
+def moon_deal(rules: Rules, rng: np.random.Generator, nets: NetSet, seat: int, filtered: bool) -> Deal:
+    """A deal for a moon attempt by ``seat``: with ``filtered``, half the time the best of several."""
+    if not filtered or rng.random() < 0.5:
+        return random_deal(rules, rng)
+    deals = [random_deal(rules, rng) for _ in range(FILTER_DRAWS)]
+    rows = np.array([play_row(dealt_positions(d.dealt[seat])) for d in deals])
+    return deals[int(np.argmax(nets["decide_moon"].values_of_rows(rows)))]
+
+
+def brains(nets: NetSet, styles: Sequence[str | None], epsilons: Sequence[float], random_passes: bool = False,
+           explore: frozenset[str] | None = None) -> list[Brain]:
+    """Four seats (style None: the full player); ``epsilon`` explores only in the networks named in
+    ``explore`` (the learning ones)."""
+    return [Brain(nets, style=s, epsilon=e, random_passes=random_passes, explore=explore)
+            for s, e in zip(styles, epsilons)]
+
+
+# One deal at a time (the reference) -----------------------------------------------------------
+def play_deal(deal: Deal, brains: list[Brain], rng: np.random.Generator) -> list[DealFacts]:
+    """Play ``deal`` to the end with one brain per seat; the deal facts of every seat."""
+    for brain in brains:
+        brain.new_deal(rng)
+    while not deal.is_over:
+        seat = deal.current
+        deal.apply(brains[seat].act(SeatView.of(deal, seat)))
+    return [deal_facts(SeatView.of(deal, s)) for s in range(4)]
+
+
+def collect(brain: Brain, facts: DealFacts, learn: set[str], samples: Samples) -> None:
+    """Add the seat's states of the networks in ``learn`` with their targets."""
+    for name, row, trick in brain.records.plays:
+        if name in learn:
+            samples.add(name, row, play_target(STYLE_OF[name], facts, trick))
+    if brain.records.passing is not None:
+        name, row = brain.records.passing
+        if name in learn:
+            samples.add(name, row, terminal(STYLE_OF[name], facts))
+
+
+# Thousands of deals at once on the batched engine --------------------------------------------
 NETS = ("play_normal", "play_moon", "play_breaker", "pass_normal", "pass_moon")
 """Network codes of the records (index into this tuple)."""
 NORMAL, MOON, BREAKER, DECIDE = range(4)
@@ -183,7 +250,7 @@ def play_batch(nets: NetSet, deals: VectorDeals, seats: Seats, opponents: str | 
 
 
 def _facts(deals: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> list[list[DealFacts]]:
-    """The :class:`DealFacts` of every seat of every table (as :func:`~.rewards.deal_facts`);
+    """The :class:`DealFacts` of every seat of every table (as :func:`deal_facts`);
     ``trick_points[b, s, t]``: penalty points seat ``s`` took in trick ``t`` (0 where another won it)."""
     tricks = trick_points.shape[2]
     scored = trick_points > 0
@@ -297,7 +364,7 @@ def _plays(nets: NetSet, deals: VectorDeals, seats: Seats, idx: np.ndarray, seat
 
 def collect_batch(played: Played, learners: Sequence[dict[int, set[str]]], samples: Samples) -> None:
     """Add the training samples of the learning seats (``learners[b]``: seat → networks it learns),
-    in :func:`~.selfplay.collect`'s order: table by table, seat by seat, plays then the pass."""
+    in :func:`collect`'s order: table by table, seat by seat, plays then the pass."""
     for i, table in enumerate(learners):
         for s, learn in table.items():
             facts = played.facts[i][s]

@@ -2,25 +2,34 @@
 
 Reinforcement steps play self-play deals with some seats learning, and after every ``batch_deals``
 deals run one SGD pass over the states those deals produced (the paper trains "at the end of each
-round"). Decision steps play deals to label hands, then fit a classifier.
+round"), on minibatches drawn from a :class:`Replay` buffer. Decision steps play deals to label hands
+— in fixed units, each from its own seed, on a :class:`Labeller`'s processes — then fit a classifier
+and calibrate its threshold.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as futures
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
 
 import numpy as np
 
-from hearts_baselines.subagents.batch import Seats, collect_batch, play_batch
-from hearts_baselines.subagents.net import ValueNet
-from hearts_baselines.subagents.policy import Brain
-from hearts_baselines.subagents.replay import Replay
-from hearts_baselines.subagents.rewards import MOON_TOTAL, DealFacts
-from hearts_baselines.subagents.selfplay import Samples, collect, play_deal
-from hearts_baselines.subagents.tables import brains, moon_deal, random_deal
-from hearts_baselines.subagents.update import train_rows
-from hearts_baselines.subagents.weights import NetSet
+from hearts_baselines.subagents.agent import Brain
+from hearts_baselines.subagents.batch import (
+    Seats,
+    brains,
+    collect,
+    collect_batch,
+    moon_deal,
+    play_batch,
+    play_deal,
+    random_deal,
+)
+from hearts_baselines.subagents.rewards import MOON_TOTAL, DealFacts, Samples
+from hearts_baselines.subagents.weights import NetSet, ValueNet, train_rows
 from hearts_env.engine import Deal
 from hearts_env.rules import Rules
 from hearts_env.vector import VectorDeals
@@ -47,6 +56,41 @@ class Context:
 
 def epsilon(ctx: Context, done: int, total: int) -> float:
     return ctx.eps_start + (ctx.eps_end - ctx.eps_start) * min(1.0, done / max(1, total))
+
+
+# SGD from a replay buffer -----------------------------------------------------------------------
+class Replay:
+    """Ring buffers of (index row, target) per network name, ``capacity`` states each."""
+
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self._rows: dict[str, np.ndarray] = {}
+        self._y: dict[str, np.ndarray] = {}
+        self._size: dict[str, int] = {}
+        self._next: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return sum(self._size.values())
+
+    def size(self, name: str) -> int:
+        return self._size.get(name, 0)
+
+    def add(self, name: str, rows: np.ndarray, y: np.ndarray) -> None:
+        if name not in self._rows:
+            self._rows[name] = np.zeros((self.capacity, rows.shape[1]), dtype=np.int16)
+            self._y[name] = np.zeros(self.capacity, dtype=np.float32)
+            self._size[name] = self._next[name] = 0
+        for start in range(0, len(y), self.capacity):
+            part_rows, part_y = rows[start:start + self.capacity], y[start:start + self.capacity]
+            at = (self._next[name] + np.arange(len(part_y))) % self.capacity
+            self._rows[name][at] = part_rows
+            self._y[name][at] = part_y
+            self._next[name] = int((self._next[name] + len(part_y)) % self.capacity)
+            self._size[name] = min(self.capacity, self._size[name] + len(part_y))
+
+    def sample(self, name: str, k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        idx = rng.integers(self._size[name], size=k)
+        return self._rows[name][idx], self._y[name][idx]
 
 
 def train_samples(nets: NetSet, samples: Samples, replay: Replay, ctx: Context,
@@ -117,8 +161,8 @@ def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., Table], start: int,
 
     Deals are played ``ctx.batch_deals`` at a time with frozen networks, then one SGD pass
     (:func:`train_samples`) learns from them. ``ctx.engine`` ``"batch"`` plays them at once on the
-    batched engine (:mod:`~.batch`), ``"scalar"`` one by one on the scalar engine; both draw the same
-    random numbers in the same order and train on the same samples (tested bit for bit)."""
+    batched engine (:func:`~.batch.play_batch`), ``"scalar"`` one by one on the scalar engine; both
+    draw the same random numbers in the same order and train on the same samples (tested bit for bit)."""
     samples = Samples()
     losses: list[float] = []
     scores: list[float] = []
@@ -221,6 +265,53 @@ def breaker_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, fi
     return {"rows": rows.reshape(-1, 52), "labels": labels}
 
 
+# Decision data in parallel: labelled deals in fixed units, each from its own seed, on ``jobs`` processes.
+# A unit is ``size`` consecutive deals ``k·size … (k+1)·size − 1`` of a step, played on the batched engine
+# from ``default_rng([seed, step, k])``; units are consumed in order, so the data are the same for any
+# number of processes.
+CALIBRATION_UNITS = 1_000_000
+"""Unit numbers of the moonshot calibration hands start here (apart from the training data's)."""
+
+
+def unit(kind: str, ctx: Context, nets: NetSet, seed: int, step: int, k: int, size: int,
+         options: tuple[bool, bool], counterfactual: bool = False) -> dict[str, np.ndarray]:
+    """Labelled data of unit ``k`` (deals ``k·size`` to ``(k+1)·size − 1``) of step ``step``."""
+    rng = np.random.default_rng([seed, step, k])
+    first = k * size
+    if kind == "decide_moon":
+        return moon_label_batch(ctx, nets, rng, first, first + size, *options, counterfactual=counterfactual)
+    return breaker_label_batch(ctx, nets, rng, first, first + size)
+
+
+class Labeller:
+    """A pool of ``jobs`` worker processes (none for one job) that makes units of decision data."""
+
+    def __init__(self, jobs: int):
+        # Workers inherit the parent's environment (train.py limits BLAS to one thread before NumPy loads).
+        self.pool = futures.ProcessPoolExecutor(jobs) if jobs > 1 else None
+
+    def __enter__(self) -> Labeller:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def map(self, fn: Callable[..., Any], *iterables: Iterable[Any]) -> Iterable[Any]:
+        """``map`` on the pool (in order)."""
+        return map(fn, *iterables) if self.pool is None else self.pool.map(fn, *iterables)
+
+    def units(self, kind: str, ctx: Context, nets: NetSet, seed: int, step: int, first: int, count: int,
+              size: int, options: tuple[bool, bool], counterfactual: bool = False) -> list[dict[str, np.ndarray]]:
+        """Units ``first … first + count − 1``, in order."""
+        ks = range(first, first + count)
+        n = len(ks)
+        return list(self.map(unit, [kind] * n, [ctx] * n, [nets] * n, [seed] * n, [step] * n, ks, [size] * n,
+                             [options] * n, [counterfactual] * n))
+
+
+# Decision networks: fit and calibrate ------------------------------------------------------------
 def fit_classifier(net: ValueNet, rows: np.ndarray, labels: np.ndarray, ctx: Context, epochs: int,
                    threshold: float, rng: np.random.Generator) -> dict[str, float]:
     """Fit a decision network (sigmoid output, MSE, SGD) on 80% of the data as it comes (no

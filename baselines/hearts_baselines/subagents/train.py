@@ -42,8 +42,7 @@ import numpy as np
 from hearts_baselines.run_args import arg, parse
 from hearts_baselines.subagents import steps as S
 from hearts_baselines.subagents.batch import versus
-from hearts_baselines.subagents.labels import CALIBRATION_UNITS, Labeller
-from hearts_baselines.subagents.replay import Replay
+from hearts_baselines.subagents.steps import CALIBRATION_UNITS, Labeller, Replay
 from hearts_baselines.subagents.weights import BUNDLED, MOON_THRESHOLD, NetSet, WeightsError, load, save
 from hearts_env.rules import make_rules
 
