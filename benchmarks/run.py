@@ -492,8 +492,8 @@ def subagents_training(engine: str, tables: int = 512) -> Callable[[], int]:
     on the batched engine, or — the training before the batched engine — one deal at a time on the
     scalar engine, an SGD pass every 16 deals, by the dense NumPy SGD (``engine="scalar"``)."""
     from hearts_baselines.subagents import steps
+    from hearts_baselines.subagents.networks import NetSet, sgd_rows_reference
     from hearts_baselines.subagents.steps import Replay
-    from hearts_baselines.subagents.weights import NetSet, sgd_rows_reference
     from hearts_env.rules import make_rules
 
     batch = tables if engine == "batch" else 16

@@ -15,7 +15,8 @@ import hearts_env
 from hearts_baselines.subagents import steps as S
 from hearts_baselines.subagents import train as T
 from hearts_baselines.subagents.agent import Brain
-from hearts_baselines.subagents.rewards import (
+from hearts_baselines.subagents.networks import BUNDLED, NetSet, ValueNet, WeightsError, load, save
+from hearts_baselines.subagents.samples import (
     PASS_SIZE,
     PLAY_SIZE,
     DealFacts,
@@ -28,7 +29,6 @@ from hearts_baselines.subagents.rewards import (
     play_target,
     terminal,
 )
-from hearts_baselines.subagents.weights import BUNDLED, NetSet, ValueNet, WeightsError, load, save
 from hearts_env.agents import make_agent
 from hearts_env.encoders import make_encoder
 from hearts_env.engine import Deal, Phase

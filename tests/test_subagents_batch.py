@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 
 from hearts_baselines.subagents import steps as S
-from hearts_baselines.subagents.batch import (
+from hearts_baselines.subagents.networks import NetSet, ValueNet, compiled, load, sgd_rows_reference
+from hearts_baselines.subagents.samples import Samples
+from hearts_baselines.subagents.selfplay import (
     Seats,
     brains,
     collect,
@@ -17,9 +19,7 @@ from hearts_baselines.subagents.batch import (
     random_deal,
     versus,
 )
-from hearts_baselines.subagents.rewards import Samples
 from hearts_baselines.subagents.steps import Labeller, Replay, unit
-from hearts_baselines.subagents.weights import NetSet, ValueNet, compiled, load, sgd_rows_reference
 from hearts_env.rules import make_rules
 from hearts_env.vector import VectorDeals
 

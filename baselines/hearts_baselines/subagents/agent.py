@@ -24,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from hearts_baselines.subagents.rewards import (
+from hearts_baselines.subagents.networks import BUNDLED, NetSet, ValueNet, load
+from hearts_baselines.subagents.samples import (
     HAND,
     MINE_ON_TABLE,
     N,
@@ -33,7 +34,6 @@ from hearts_baselines.subagents.rewards import (
     play_positions,
     play_row,
 )
-from hearts_baselines.subagents.weights import BUNDLED, NetSet, ValueNet, load
 from hearts_env.agents import Agent
 from hearts_env.cards import mask_to_cards
 from hearts_env.engine import Phase

@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 
 from hearts_baselines.subagents.agent import Brain
-from hearts_baselines.subagents.batch import (
+from hearts_baselines.subagents.networks import NetSet, ValueNet, train_rows
+from hearts_baselines.subagents.samples import MOON_TOTAL, DealFacts, Samples
+from hearts_baselines.subagents.selfplay import (
     Seats,
     brains,
     collect,
@@ -28,8 +30,6 @@ from hearts_baselines.subagents.batch import (
     play_deal,
     random_deal,
 )
-from hearts_baselines.subagents.rewards import MOON_TOTAL, DealFacts, Samples
-from hearts_baselines.subagents.weights import NetSet, ValueNet, train_rows
 from hearts_env.engine import Deal
 from hearts_env.rules import Rules
 from hearts_env.vector import VectorDeals
@@ -161,7 +161,7 @@ def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., Table], start: int,
 
     Deals are played ``ctx.batch_deals`` at a time with frozen networks, then one SGD pass
     (:func:`train_samples`) learns from them. ``ctx.engine`` ``"batch"`` plays them at once on the
-    batched engine (:func:`~.batch.play_batch`), ``"scalar"`` one by one on the scalar engine; both
+    batched engine (:func:`~.selfplay.play_batch`), ``"scalar"`` one by one on the scalar engine; both
     draw the same random numbers in the same order and train on the same samples (tested bit for bit)."""
     samples = Samples()
     losses: list[float] = []

@@ -41,9 +41,9 @@ import numpy as np
 
 from hearts_baselines.run_args import arg, parse
 from hearts_baselines.subagents import steps as S
-from hearts_baselines.subagents.batch import versus
+from hearts_baselines.subagents.networks import BUNDLED, MOON_THRESHOLD, NetSet, WeightsError, load, save
+from hearts_baselines.subagents.selfplay import versus
 from hearts_baselines.subagents.steps import CALIBRATION_UNITS, Labeller, Replay
-from hearts_baselines.subagents.weights import BUNDLED, MOON_THRESHOLD, NetSet, WeightsError, load, save
 from hearts_env.rules import make_rules
 
 STAGES = ("play", "decide", "pass", "finetune")

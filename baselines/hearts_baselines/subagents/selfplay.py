@@ -1,7 +1,7 @@
 """Self-play for training: the deals and seats of a training table, played by
 :class:`~hearts_baselines.subagents.agent.Brain` seats one deal at a time on the public engine (the
 reference) or thousands at once on the batched engine (issue 21), and turned into
-:class:`~hearts_baselines.subagents.rewards.Samples` with the rewards of Tables 1 and 2.
+:class:`~hearts_baselines.subagents.samples.Samples` with the rewards of Tables 1 and 2.
 
 **Deals.** Moon deals are **filtered** by the moonshot decision network (paper 000 §4.3: "the decision
 agents are used to filter out some games ... to train on more balanced data"): half of them are the
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from hearts_baselines.subagents.agent import Brain, _combinations, afterstate_logits, pass_set_logits
-from hearts_baselines.subagents.rewards import (
+from hearts_baselines.subagents.networks import NetSet
+from hearts_baselines.subagents.samples import (
     MINE_ON_TABLE,
     STYLE_OF,
     DealFacts,
@@ -39,7 +40,6 @@ from hearts_baselines.subagents.rewards import (
     play_target,
     terminal,
 )
-from hearts_baselines.subagents.weights import NetSet
 from hearts_env.engine import Deal, Phase
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of

@@ -29,7 +29,7 @@ import numpy as np
 
 import hearts_env
 from hearts_baselines.jit import njit_or
-from hearts_baselines.subagents.rewards import PASS_SIZE, PLAY_SIZE, dense
+from hearts_baselines.subagents.samples import PASS_SIZE, PLAY_SIZE, dense
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
