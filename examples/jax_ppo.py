@@ -41,13 +41,14 @@ def build(rules: str, opponents: str):
         return jax.random.categorical(key, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
 
     def advance(state: hj.EnvState, key: Any) -> tuple[hj.EnvState, Any]:
+        """The opponents play until seat 0 is to act or the episode is over (no observation built)."""
         def waiting(carry: tuple[Any, ...]) -> Any:
             return ~carry[0].terminated & (carry[0].current_player != 0)
 
         def play(carry: tuple[Any, ...]) -> tuple[Any, ...]:
             s, k, earned = carry
             k, k_act = jax.random.split(k)
-            s = env.step(s, opponent(k_act, s))
+            s = env.step_unobserved(s, opponent(k_act, s))
             return s, k, earned + s.rewards[0]
 
         state, _, earned = jax.lax.while_loop(waiting, play, (state, key, jnp.float32(0)))
@@ -55,17 +56,19 @@ def build(rules: str, opponents: str):
 
     def reset(key: Any) -> hj.EnvState:
         k_init, k_play = jax.random.split(key)
-        return advance(env.init(k_init), k_play)[0]
+        return env.observed(advance(env.init_unobserved(k_init), k_play)[0])
 
     def step(state: hj.EnvState, action: Any, key: Any) -> tuple[hj.EnvState, Any, Any]:
-        k_play, k_reset = jax.random.split(key)
-        state = env.step(state, action)
+        k_play, k_reset, k_fresh = jax.random.split(key, 3)
+        state = env.step_unobserved(state, action)
         reward = state.rewards[0]
         state, earned = advance(state, k_play)
         done = state.terminated
-        fresh = reset(k_reset)
+        # a finished table starts a fresh episode, whose opening opponents' moves the next advance plays
+        fresh = env.init_unobserved(k_fresh)
         state = jax.tree_util.tree_map(lambda a, b: jnp.where(done, a, b), fresh, state)
-        return state, (reward + earned) * scale, done
+        state, _ = advance(state, k_reset)  # nothing to do unless the episode is fresh: no reward yet there
+        return env.observed(state), (reward + earned) * scale, done
 
     return env, reset, step
 

@@ -83,11 +83,17 @@ class HeartsEnv:
 
     def init(self, key: Any) -> EnvState:
         """A new episode: its first deal shuffled with ``key``."""
+        state = self.init_unobserved(key)
+        return state._replace(observation=self.observe(state))
+
+    def init_unobserved(self, key: Any) -> EnvState:
+        """:meth:`init` without building the observation (it stays zero): for a caller that plays other
+        seats first and builds the observation once, when its own seat is to act (:meth:`observed`)."""
         r = self.rules_data
         k_deal, k_game = jax.random.split(key)
         first = jnp.where(r.match & (r.n_schedule > 0), r.schedule[0], -1)
         deal = self._deal(k_deal, first, jnp.int32(3), jnp.zeros(4, jnp.int32))
-        return self._finish(EnvState(
+        return self._mask(EnvState(
             current_player=deal.current, observation=jnp.zeros(self.size, jnp.float32),
             rewards=jnp.zeros(4, jnp.float32), terminated=jnp.bool_(False), truncated=jnp.bool_(False),
             legal_action_mask=jnp.zeros(r.n, bool), step_count=jnp.int32(0), deal=deal,
@@ -100,14 +106,22 @@ class HeartsEnv:
         drawn = draw_direction(k_dir, self.rules_data)
         return init(k_deal, self.rules_data, jnp.where(direction < 0, drawn, direction), dealer, scores)
 
-    def _finish(self, state: EnvState) -> EnvState:
+    def _mask(self, state: EnvState) -> EnvState:
         mask = jnp.where(state.terminated, True, legal_action_mask(state.deal, self.rules_data))
-        state = state._replace(legal_action_mask=mask)
+        return state._replace(legal_action_mask=mask)
+
+    def observed(self, state: EnvState) -> EnvState:
+        """``state`` with the observation of its seat to act."""
         return state._replace(observation=self.observe(state))
 
     def step(self, state: EnvState, action: Any, key: Any = None) -> EnvState:
         """The seat to act passes or plays ``action``. ``key`` (optional, as pgx's) reseeds the game's next
         deals; without it they come from the state's own key."""
+        return self.observed(self.step_unobserved(state, action, key))
+
+    def step_unobserved(self, state: EnvState, action: Any, key: Any = None) -> EnvState:
+        """:meth:`step` without building the observation (it keeps the previous one): for seats whose
+        observation nobody reads, such as scripted opponents (the observation is most of a step's cost)."""
         if key is not None:
             state = state._replace(key=_key_data(key))
         action = jnp.asarray(action, jnp.int32)
@@ -120,7 +134,7 @@ class HeartsEnv:
         over = state.terminated
         new = jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b),
                                      state._replace(rewards=jnp.zeros(4, jnp.float32)), new)
-        return self._finish(new)
+        return self._mask(new)
 
     def _step(self, state: EnvState, action: Any) -> EnvState:
         r = self.rules_data
@@ -144,8 +158,13 @@ class HeartsEnv:
         game_over = deal_over & (~r.match | (scores.max() >= r.target))
         if self.reward in ("win", "rank"):
             rewards = rewards + jnp.where(game_over, _final_rewards(self.reward, scores), 0.0)
-        # the game's next deal (dealer rotation, the passing schedule), when the game goes on
         index = state.deal_index + 1
+        if self.rules.game == "deal":  # no next deal: skip its shuffle
+            return state._replace(
+                deal=deal, rewards=rewards.astype(jnp.float32), terminated=game_over, scores=scores,
+                paid=jnp.where(deal_over, 0.0, paid),
+                current_player=jnp.where(game_over, state.current_player, deal.current).astype(jnp.int32))
+        # the game's next deal (dealer rotation, the passing schedule), when the game goes on
         k_next, k_rest = jax.random.split(jax.random.wrap_key_data(state.key))
         direction = jnp.where(r.n_schedule > 0, r.schedule[index % jnp.maximum(r.n_schedule, 1)], -1)
         following = self._deal(k_next, direction, (3 + index) % 4, scores)
