@@ -302,19 +302,19 @@ def world_sampling(batched: bool, count: int = 128) -> Callable[[], int]:
     return run
 
 
-def world_tables(direct: bool, count: int = 300) -> Callable[[], int]:
+def world_batch(direct: bool, count: int = 300) -> Callable[[], int]:
     """Worlds/s made ready for rollouts on the batched engine (``pimc``'s 300 a move), from the view of
-    the mid-deal position: ``sample_world_tables`` (tables built from the sampled hands) or
+    the mid-deal position: ``sample_world_batch`` (a batch built from the sampled hands) or
     ``VectorDeals.from_deals(sample_worlds(...))`` (a ``Deal`` per world, then converted)."""
     from hearts_env.vector import VectorDeals
-    from hearts_env.worlds import sample_world_tables, sample_worlds
+    from hearts_env.worlds import sample_world_batch, sample_worlds
 
     view = _mid_view()
     rng = np.random.default_rng(0)
 
     def run() -> int:
         if direct:
-            sample_world_tables(view, rng, count)
+            sample_world_batch(view, rng, count)
         else:
             VectorDeals.from_deals(sample_worlds(view, rng, count))
         return count
@@ -652,7 +652,7 @@ def main(argv: list[str] | None = None) -> None:
                     "/s", "Deal.playout (random), one at a time", args.seconds / 2, rounds=2)
         compare("worlds, sample_worlds x128 (/s)", world_sampling(True), world_sampling(False), "/s",
                 "sample_world, one at a time", args.seconds / 2, rounds=2)
-        compare("worlds as tables, sample_world_tables x300 (/s)", world_tables(True), world_tables(False), "/s",
+        compare("worlds as a batch, sample_world_batch x300 (/s)", world_batch(True), world_batch(False), "/s",
                 "from_deals(sample_worlds(...))", args.seconds / 2, rounds=2)
         if numba_available():
             compare("tdlambda training, triples (deals/s)", tdlambda_training(True), tdlambda_training(False), "/s",

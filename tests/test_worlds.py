@@ -10,7 +10,7 @@ from hearts_env import Deal, Phase, SeatView, make_rules
 from hearts_env.seat.protocol import view_to_json
 from hearts_env.state import DealState
 from hearts_env.vector import VectorDeals
-from hearts_env.worlds import sample_hands, sample_history, sample_world, sample_world_tables, sample_worlds
+from hearts_env.worlds import sample_hands, sample_history, sample_world, sample_world_batch, sample_worlds
 
 
 def _deal_at(rules, seed, steps, game_scores=None):
@@ -59,7 +59,7 @@ def test_a_world_with_its_past_draws_the_passes_the_seat_never_saw():
 @given(rules_strategy(), st.integers(0, 10_000), st.integers(0, 70), st.integers(0, 3), st.integers(0, 99),
        st.integers(1, 40), st.data())
 def test_world_tables_are_the_sampled_worlds(rules, seed, steps, seat, world_seed, count, data):
-    """Every Rules field drawn: the batch sample_world_tables builds holds, table for table, the worlds
+    """Every Rules field drawn: the batch sample_world_batch builds holds, table for table, the worlds
     sample_worlds draws from the same generator state, and leaves the generator in the same state
     (a search that switches between them plays the same cards)."""
     deal = _deal_at(rules, seed, steps, data.draw(game_scores_strategy(rules)))
@@ -70,8 +70,8 @@ def test_world_tables_are_the_sampled_worlds(rules, seed, steps, seat, world_see
     view = SeatView.of(deal, seat)
     rng_worlds, rng_tables = np.random.default_rng(world_seed), np.random.default_rng(world_seed)
     expected = VectorDeals.from_deals(sample_worlds(view, rng_worlds, count), backend="numpy")
-    tables = sample_world_tables(view, rng_tables, count, backend="numpy")
-    _assert_same_tables(tables, expected)
+    tables = sample_world_batch(view, rng_tables, count, backend="numpy")
+    _assert_same_batch(tables, expected)
     assert tables.size == count and rng_tables.random() == rng_worlds.random()
 
 
@@ -91,20 +91,30 @@ def test_world_tables_fill_in_when_the_replay_rules_worlds_out(monkeypatch, kept
     deal = _deal_at("standard", 4, 30)
     view = SeatView.of(deal, deal.current)
     expected = VectorDeals.from_deals(sample_worlds(view, np.random.default_rng(5), 12), backend="numpy")
-    tables = sample_world_tables(view, np.random.default_rng(5), 12, backend="numpy")
-    _assert_same_tables(tables, expected)
+    tables = sample_world_batch(view, np.random.default_rng(5), 12, backend="numpy")
+    _assert_same_batch(tables, expected)
     assert len({tuple(row) for row in tables.hands.tolist()}) > 1
 
 
-def _assert_same_tables(deals, expected):
+def _assert_same_batch(deals, expected):
     for name, mine, theirs in zip(DealState._fields, deals.state, expected.state, strict=True):
         np.testing.assert_array_equal(mine, theirs, err_msg=name)
 
 
-def test_world_tables_need_a_positive_count():
+def test_a_world_batch_needs_a_positive_count():
     deal = _deal_at("standard", 4, 30)
     with pytest.raises(ValueError, match="count must be a positive number of worlds, got 0"):
-        sample_world_tables(SeatView.of(deal, deal.current), np.random.default_rng(0), 0)
+        sample_world_batch(SeatView.of(deal, deal.current), np.random.default_rng(0), 0)
+
+
+def test_the_old_name_still_samples_the_same_batch_and_warns():
+    from hearts_env.worlds import sample_world_tables
+
+    deal = _deal_at("standard", 4, 30)
+    view = SeatView.of(deal, deal.current)
+    with pytest.warns(DeprecationWarning, match="sample_world_tables is deprecated: use sample_world_batch"):
+        old = sample_world_tables(view, np.random.default_rng(5), 6, backend="numpy")
+    _assert_same_batch(old, sample_world_batch(view, np.random.default_rng(5), 6, backend="numpy"))
 
 
 def _check_world(deal, view, seat, world):

@@ -101,7 +101,7 @@ def warm_up() -> None:
     if not _WARM:
         _WARM = True
         rng = np.random.default_rng(0)
-        rollout_tables(VectorDeals.random("standard", 2, rng), "heuristic" if batched("heuristic") else "random", rng)
+        rollout_batch(VectorDeals.random("standard", 2, rng), "heuristic" if batched("heuristic") else "random", rng)
 
 
 @runtime_checkable
@@ -136,7 +136,7 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
     seat: one call of the batched engine when :func:`batched`, else the Python agents of that spec
     (slow; ``agents`` caches them per seat). Finished deals keep their points."""
     if batched(policy, backend):
-        return rollout_tables(VectorDeals.from_deals(deals, backend=backend), policy, rng)
+        return rollout_batch(VectorDeals.from_deals(deals, backend=backend), policy, rng)
     players = agents if agents is not None else {}
     out = np.zeros((len(deals), 4), np.int64)
     for i, deal in enumerate(deals):
@@ -153,9 +153,9 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
     return out
 
 
-def rollout_tables(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator) -> np.ndarray:
+def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator) -> np.ndarray:
     """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
-    :class:`BatchPolicy` agent, reset beforehand — plays every table to its end."""
+    :class:`BatchPolicy` agent, reset beforehand — plays every row to its end."""
     if isinstance(policy, str):
         deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
     else:

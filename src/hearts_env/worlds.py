@@ -34,6 +34,7 @@ the seat passed and received exactly what it did — for programs that replay a 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -280,9 +281,9 @@ def sample_worlds(view: SeatView, rng: np.random.Generator, count: int) -> list[
     return worlds
 
 
-def sample_world_tables(view: SeatView, rng: np.random.Generator, count: int, backend: str = "auto") -> VectorDeals:
+def sample_world_batch(view: SeatView, rng: np.random.Generator, count: int, backend: str = "auto") -> VectorDeals:
     """The worlds of :func:`sample_worlds` (the same ones, for the same ``rng`` state) as a batch of
-    deals on the batched engine, built without a :class:`Deal` per world — what rollout searches use
+    deals on the batched engine, one world per row, built without a :class:`Deal` per world — what rollout searches use
     (``VectorDeals.from_deals(sample_worlds(...))`` costs more than the worlds' rollouts)."""
     if count <= 0:
         raise ValueError(f"count must be a positive number of worlds, got {count}")
@@ -426,3 +427,9 @@ def _replays_legally(view: SeatView, hands: np.ndarray) -> np.ndarray:
         column[:] = card
         deals.step(column, only=alive)
     return alive
+
+
+def sample_world_tables(view: SeatView, rng: np.random.Generator, count: int, backend: str = "auto") -> VectorDeals:
+    """Deprecated name of :func:`sample_world_batch` (removed in 0.3)."""
+    warnings.warn("sample_world_tables is deprecated: use sample_world_batch", DeprecationWarning, stacklevel=2)
+    return sample_world_batch(view, rng, count, backend)

@@ -36,14 +36,14 @@ from hearts_baselines.search_common import (
     check_budget,
     check_count,
     check_policy,
+    rollout_batch,
     rollout_points,
-    rollout_tables,
 )
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.cards import iter_cards
 from hearts_env.rules import Rules
-from hearts_env.worlds import sample_world_tables, sample_worlds
+from hearts_env.worlds import sample_world_batch, sample_worlds
 
 
 class PIMCAgent(SearchAgent):
@@ -103,9 +103,9 @@ class PIMCAgent(SearchAgent):
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
         k = len(cards)
         if self.rollout_agent is not None or batched(self.policy, self.backend):
-            tables = sample_world_tables(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
+            tables = sample_world_batch(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
             tables.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
-            points = rollout_tables(tables, self.rollout_agent or self.policy, self.rng)
+            points = rollout_batch(tables, self.rollout_agent or self.policy, self.rng)
         else:
             worlds = sample_worlds(view, self.rng, n)
             starts = []
