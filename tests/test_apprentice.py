@@ -214,13 +214,13 @@ def test_the_ppo_evaluation_measures_the_margin_against_heuristic():
     a random learner far behind, as in the arena."""
     from hearts_baselines.apprentice import evaluation
 
-    def heuristic(tables, obs, masks):
-        return tables.policy_actions("heuristic")
+    def heuristic(deals, obs, masks):
+        return deals.policy_actions("heuristic")
 
     clone, se = evaluation.margin_vs_heuristic(heuristic, 512, seed=0)
     assert abs(clone) < 3 * se
     rng = np.random.default_rng(0)
-    chance, _ = evaluation.margin_vs_heuristic(lambda tables, obs, masks: tables.random_actions(rng), 256, seed=0)
+    chance, _ = evaluation.margin_vs_heuristic(lambda deals, obs, masks: deals.random_actions(rng), 256, seed=0)
     assert chance < -5
 
 

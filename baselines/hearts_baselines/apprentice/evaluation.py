@@ -19,11 +19,12 @@ RULES = "standard(game=deal)"
 
 
 def margin_vs_heuristic(choose: Callable[[Any, np.ndarray, np.ndarray], np.ndarray], deals: int, seed: int,
-                        tables: int = 256) -> tuple[float, float]:
+                        envs: int = 256) -> tuple[float, float]:
     """(mean margin, its standard error) of a learner in one seat against three ``heuristic`` over ``deals``
-    seeded deals (seat and pass direction drawn): heuristic's mean points per seat minus the learner's, per
-    deal. ``choose(tables, obs, masks)`` gives the learner's card at every table (:class:`VectorDeals`)."""
-    env = HeartsVectorEnv(num_envs=min(tables, deals), rules=RULES, opponents="heuristic", seat="random")
+    seeded deals (seat and pass direction drawn) played ``envs`` at a time: heuristic's mean points per seat
+    minus the learner's, per deal. ``choose(deals, obs, masks)`` gives the learner's card in every row of the
+    batch ``deals`` (:class:`VectorDeals`)."""
+    env = HeartsVectorEnv(num_envs=min(envs, deals), rules=RULES, opponents="heuristic", seat="random")
     obs, info = env.reset(seed=seed)
     margins: list[float] = []
     while len(margins) < deals:

@@ -103,9 +103,9 @@ class PIMCAgent(SearchAgent):
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
         k = len(cards)
         if self.rollout_agent is not None or batched(self.policy, self.backend):
-            tables = sample_world_batch(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
-            tables.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
-            points = rollout_batch(tables, self.rollout_agent or self.policy, self.rng)
+            worlds = sample_world_batch(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
+            worlds.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
+            points = rollout_batch(worlds, self.rollout_agent or self.policy, self.rng)
         else:
             worlds = sample_worlds(view, self.rng, n)
             starts = []
