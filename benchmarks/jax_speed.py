@@ -2,7 +2,7 @@
 
 Run with the jax extra installed (``make test-jax`` builds .venv-jax)::
 
-    .venv-jax/bin/python benchmarks/jax_speed.py [--seconds S] [--sizes 1024 16384]
+    .venv-jax/bin/python benchmarks/jax_speed.py [--seconds S] [--sizes 1024 16384] [--ppo-updates 20]
 
 Rows: card plays/s of random legal play (``jit(vmap(fori_loop))`` over whole deals, shuffling and passes
 included; the ``floor(u * count)``-th legal card, the uniforms of a deal drawn at once) and env steps/s with
@@ -18,8 +18,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import compare, vector_plays  # benchmarks/run.py: the rows' format, the Numba reference
@@ -91,14 +89,32 @@ def rows(seconds: float, sizes: tuple[int, ...] = (1024, 16384)) -> list[dict[st
     return out
 
 
+def ppo_row(updates: int = 10, tables: int = 256) -> dict[str, float]:
+    """Learner steps/s of examples/jax_ppo.py (compilation excluded): no reference runs beside it, since the
+    apprentice's torch PPO (``run.py --only train``) needs the train extra."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("jax_ppo", Path(__file__).resolve().parents[1] / "examples" /
+                                                  "jax_ppo.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    result = example.main(["--tables", str(tables), "--updates", str(updates), "--eval-steps", "8"])
+    print(f"{f'jax PPO learner, B={tables}, {updates} updates':<44} {result['learner_steps_per_s']:>12,.0f} /s")
+    return {"ours": result["learner_steps_per_s"]}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 16384], help="batch sizes (tables)")
+    parser.add_argument("--ppo-updates", type=int, default=0,
+                        help="also time examples/jax_ppo.py for this many updates (0: not)")
     args = parser.parse_args(argv)
-    np.set_printoptions(precision=3)
     print(f"{'measurement':<44} {'ours':>12}         {'reference':<30} {'':>10}")
     rows(args.seconds, tuple(args.sizes))
+    if args.ppo_updates:
+        ppo_row(args.ppo_updates)
 
 
 if __name__ == "__main__":
