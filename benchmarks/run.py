@@ -619,8 +619,8 @@ def dealer_wall_time(spec: str = "heuristic", tier: str = "quick", jobs: int = 2
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
-    parser.add_argument("--only", choices=["engine", "vector", "encoders", "env", "search", "arena", "seat", "dealer",
-                                               "train"],
+    parser.add_argument("--only", choices=["engine", "vector", "jax", "encoders", "env", "search", "arena", "seat",
+                                               "dealer", "train"],
                         help="run one group only (train: PPO steps/s, needs the train extra; dealer: a quick-tier "
                              "benchmark run seated and not, minutes)")
     args = parser.parse_args(argv)
@@ -641,6 +641,15 @@ def main(argv: list[str] | None = None) -> None:
         for observation in ("paper260", "rich"):
             compare(f"make_vec B=4096, {observation} (steps/s)", vector_env_steps(4096, observation),
                     scalar_env_steps(observation), "/s", "make(), one table", args.seconds / 2, rounds=2)
+    if args.only in (None, "jax"):  # hearts_env.jax beside the Numba engine: benchmarks/jax_speed.py, the jax extra
+        import importlib.util
+
+        if importlib.util.find_spec("jax") is None:
+            print("jax rows skipped: no JAX here (pip install 'hearts-env[jax]'; make test-jax builds .venv-jax)")
+        else:
+            from jax_speed import rows
+
+            rows(args.seconds)
     if args.only in (None, "search"):
         from hearts_env.vector import numba_available
 
