@@ -91,16 +91,23 @@ class Opponent:
 
 
 def update(net: Any, opt: Any, flat: dict[str, np.ndarray], epochs: int, minibatch: int, clip: float, vf_coef: float,
-           ent_coef: float, offset: float, order_rng: np.random.Generator) -> dict[str, float]:
+           ent_coef: float, offset: float, order_rng: np.random.Generator,
+           target_kl: float | None = None) -> dict[str, float]:
     """PPO's update of ``net`` from one rollout: ``epochs`` passes of shuffled minibatches of ``minibatch`` rows
     (a remainder smaller than one is left out) of ``flat`` (``obs``, ``mask``, ``act``, ``logp``, ``adv``,
     ``ret``), clipped ratio, value loss on the ``v`` head read as (``offset`` − v)/SCALE, masked entropy bonus;
-    returns the mean of each loss term, the approximate KL and the clipped fraction."""
+    with ``target_kl``, no further pass once a pass's mean approximate KL exceeds it (many passes over costly
+    data, kept near the policy that played it). Returns the mean of each loss term, the approximate KL, the
+    clipped fraction and the passes made."""
     import torch
 
     stats: dict[str, list[float]] = {"pg": [], "vf": [], "ent": [], "kl": [], "clipfrac": []}
     rows = len(flat["act"])
+    passes, per_pass = 0, rows // minibatch
     for _ in range(epochs):
+        if target_kl is not None and passes and per_pass and np.mean(stats["kl"][-per_pass:]) > target_kl:
+            break
+        passes += 1
         order = order_rng.permutation(rows)
         for s in range(0, rows - minibatch + 1, minibatch):
             idx = order[s:s + minibatch]
@@ -126,7 +133,7 @@ def update(net: Any, opt: Any, flat: dict[str, np.ndarray], epochs: int, minibat
                 stats["ent"].append(ent.item())
                 stats["kl"].append(((ratio - 1) - (logp - b["logp"])).mean().item())
                 stats["clipfrac"].append(((ratio - 1).abs() > clip).float().mean().item())
-    return {k: float(np.mean(v)) if v else float("nan") for k, v in stats.items()}
+    return {**{k: float(np.mean(v)) if v else float("nan") for k, v in stats.items()}, "epochs": passes}
 
 
 def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_tables: int = 128,

@@ -103,9 +103,9 @@ class PIMCAgent(SearchAgent):
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
         k = len(cards)
         if self.rollout_agent is not None or batched(self.policy, self.backend):
-            worlds = sample_world_batch(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
-            worlds.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
-            points = rollout_batch(worlds, self.rollout_agent or self.policy, self.rng)
+            batch = sample_world_batch(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
+            batch.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
+            points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng)
         else:
             worlds = sample_worlds(view, self.rng, n)
             starts = []
