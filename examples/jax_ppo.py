@@ -1,7 +1,8 @@
 """Masked PPO on hearts_env.jax, the whole training loop inside one ``jax.jit`` (PureJaxRL style), one file.
 
 Seat 0 learns against three scripted seats (``random``: a uniform legal card; ``lowest``: the lowest legal
-card) that play inside the environment step; every table resets itself when its episode ends. The policy is
+card; ``greedy``: the package's ``greedy`` agent, :func:`hearts_env.jax.greedy_action`) that play inside the
+environment step; every table resets itself when its episode ends. The policy is
 the apprentice's network (an MLP over the ``rich`` observation, ReLU trunk, policy and value heads), so the
 result is saved as an ``apprentice-1`` weights file that the arena and hearts-bench play::
 
@@ -38,6 +39,8 @@ def build(rules: str, opponents: str):
     def opponent(key: Any, state: hj.EnvState) -> Any:
         if opponents == "lowest":
             return jnp.argmax(state.legal_action_mask)
+        if opponents == "greedy":
+            return hj.greedy_action(state.deal, env.rules_data)
         return jax.random.categorical(key, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
 
     def advance(state: hj.EnvState, key: Any) -> tuple[hj.EnvState, Any]:
@@ -216,7 +219,7 @@ def save(params: dict[str, Any], env: hj.HeartsEnv, args: argparse.Namespace, pa
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rules", default="openspiel", help="rules spec (one-deal episodes suit PPO best)")
-    parser.add_argument("--opponents", choices=["random", "lowest"], default="random")
+    parser.add_argument("--opponents", choices=["random", "lowest", "greedy"], default="random")
     parser.add_argument("--tables", type=int, default=256, help="tables played at once")
     parser.add_argument("--steps", type=int, default=32, help="learner decisions per table per update")
     parser.add_argument("--updates", type=int, default=100)

@@ -45,9 +45,10 @@ from hearts_env.jax._engine import (
 )
 from hearts_env.jax._env import EnvState, HeartsEnv
 from hearts_env.jax._observe import OBSERVATIONS, observation_size, observe, ratio
+from hearts_env.jax._players import greedy_action
 from hearts_env.jax._rules import RulesData, rules_data, suit_words
 
 __all__ = ["DONE", "OBSERVATIONS", "PASS", "PLAY", "EnvState", "HeartsEnv", "RulesData", "State", "deal_hands",
-           "draw_direction", "init", "init_from_hands", "kth_card", "legal_action_mask", "legal_words",
+           "draw_direction", "greedy_action", "init", "init_from_hands", "kth_card", "legal_action_mask", "legal_words",
            "observation_size", "observe", "penalty_points", "popcount", "random_legal_action", "ratio", "rules_data",
            "score", "step", "suit_words", "to_mask", "to_words", "trick_points", "uniform_legal_action"]

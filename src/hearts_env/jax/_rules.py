@@ -53,6 +53,7 @@ class _Leaves(NamedTuple):
     opening_leads: Any  # uint32[4]: with lead_lowest_club, what the opening lead may be
     lone_qs_lead: Any  # uint32[4]: under can_lead_hearts_instead_of_qs, Q♠ alone (else 0)
     scoring: Any  # uint32[4]: the cards worth points; taking them all is the moon
+    penalty_cards: Any  # uint32[4]: hearts, Q♠ and every other single card that scores (RuleTables.penalty_cards)
     qs: Any  # uint32[4]: Q♠
     jd: Any  # uint32[4]: J♦
     point_cards: Any  # uint32[N_POINT_CARDS, 4]: the single penalty cards that score (unused rows 0)
@@ -132,7 +133,8 @@ def rules_data(rules: Rules | str | None = None) -> RulesData:
     words = {name: suit_words(value, rps) for name, value in (
         ("full", t.full), ("hearts", t.hearts), ("breaks_hearts", t.breaks_hearts),
         ("first_trick_only", t.first_trick_only), ("opening_leads", t.opening_leads),
-        ("lone_qs_lead", t.lone_qs_lead), ("scoring", t.scoring_cards), ("qs", t.qs_bit), ("jd", t.jd_bit))}
+        ("lone_qs_lead", t.lone_qs_lead), ("scoring", t.scoring_cards), ("penalty_cards", t.penalty_cards),
+        ("qs", t.qs_bit), ("jd", t.jd_bit))}
     leaves = _Leaves(
         pass_count=np.int32(t.pass_count), one_deal_directions=padded(one_deal), n_one_deal=np.int32(len(one_deal)),
         schedule=padded(schedule), n_schedule=np.int32(len(schedule)),
