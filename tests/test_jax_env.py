@@ -122,3 +122,16 @@ def test_pgx_auto_reset_and_act_randomly_drive_it():
         ended += int(state.terminated.sum())
         assert np.allclose(np.asarray(state.rewards).sum(axis=1), 0, atol=1e-4)  # zero-sum, ends included
     assert ended >= batch
+
+
+def test_raw_and_typed_keys_play_the_same_episode():
+    """pgx's examples pass old-style ``jax.random.PRNGKey`` arrays; typed keys give the same deals."""
+    env = hj.HeartsEnv("standard(target=30)")
+    init, step = _jitted(env)
+    states = [init(jax.random.PRNGKey(4)), init(jax.random.key(4))]
+    for _ in range(120):  # into the second deal of the game
+        actions = [int(np.argmax(np.asarray(s.legal_action_mask))) for s in states]
+        assert actions[0] == actions[1]
+        states = [step(s, a) for s, a in zip(states, actions)]
+    np.testing.assert_array_equal(np.asarray(states[0].deal.hands), np.asarray(states[1].deal.hands))
+    assert int(states[0].deal_index) >= 1
