@@ -103,7 +103,7 @@ test-ray: .venv-ray/.installed
 	rm -rf .venv-jax
 	$(PYTHON) -m venv .venv-jax
 	.venv-jax/bin/python -m pip install -q --upgrade pip
-	.venv-jax/bin/python -m pip install -q -c constraints.txt -e ".[jax,search]" pytest hypothesis pgx
+	.venv-jax/bin/python -m pip install -q -c constraints.txt -e ".[jax,search]" pytest hypothesis "pgx>=2.6"
 	touch $@
 
 test-jax: .venv-jax/.installed

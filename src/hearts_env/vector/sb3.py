@@ -6,7 +6,7 @@
     venv = SB3VecEnv(num_envs=64, opponents="greedy")
     model = MaskablePPO("MlpPolicy", venv, n_steps=64)
 
-SB3 steps all tables with one policy call per step instead of one per table. Terminal
+SB3 steps all envs with one policy call per step instead of one per env. Terminal
 observations go to ``infos[i]["terminal_observation"]`` and ``env_method("action_masks")``
 serves MaskablePPO, as SB3 expects. ``dict_obs=True`` gives ``Dict{"observation", "action_mask"}``
 observations (int8 mask), as the single-table env does, for masked DQN. Needs the ``train`` extra.
