@@ -394,8 +394,8 @@ def apprentice_ppo_training(ours: bool, tables: int = 64) -> Callable[[], int | 
         to_numpy(torch_net(620, (512, 512), 52), {"hidden": [512, 512]}).save(f"{folder}/init.npz")
 
         def run_ours() -> tuple[int, float]:
-            summary = ppo.train(f"{folder}/init.npz", f"{folder}/out", iterations=2, heuristic_tables=tables,
-                                self_tables=0, pool_tables=0, rollout=32, epochs=4, minibatch=2048,
+            summary = ppo.train(f"{folder}/init.npz", f"{folder}/out", iterations=2, heuristic_rows=tables,
+                                self_rows=0, pool_rows=0, rollout=32, epochs=4, minibatch=2048,
                                 checkpoint_every=10**6, eval_every=0, log=False)
             return summary["steps"], summary["final"]["seconds"]
 
@@ -499,7 +499,7 @@ def subagents_training(engine: str, tables: int = 512) -> Callable[[], int]:
     batch = tables if engine == "batch" else 16
     ctx = steps.Context(make_rules("standard"), 1.0, batch, 32, 0.2, 0.2, 200_000, 8.0, engine)
     nets, replay, rng = NetSet.fresh(64, 0), Replay(200_000), np.random.default_rng(0)
-    make = steps.normal_table({"play_normal", "pass_normal"}, random_passes=False)
+    make = steps.normal_deals({"play_normal", "pass_normal"}, random_passes=False)
     done = [0]
 
     def dense_sgd(net, rows, y, lr, minibatch):  # type: ignore[no-untyped-def]

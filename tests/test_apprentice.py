@@ -193,7 +193,7 @@ def test_pimc_rolls_out_with_the_apprentice(warm: Path):
 def test_ppo_from_the_warm_start_is_reproducible_and_resumes(warm: Path, tmp_path: Path):
     from hearts_baselines.apprentice import ppo
 
-    kw = dict(seed=2, heuristic_tables=4, self_tables=2, pool_tables=2, rollout=8, epochs=2, minibatch=16,
+    kw = dict(seed=2, heuristic_rows=4, self_rows=2, pool_rows=2, rollout=8, epochs=2, minibatch=16,
               snapshot_every=1, pool_size=2, checkpoint_every=1, eval_every=2, eval_deals=8, log=False)
     ppo.train(str(warm), str(tmp_path / "a"), iterations=2, **kw)
     ppo.train(str(warm), str(tmp_path / "b"), iterations=1, **kw)
@@ -204,7 +204,7 @@ def test_ppo_from_the_warm_start_is_reproducible_and_resumes(warm: Path, tmp_pat
     assert not np.array_equal(a.params()["wp"], NumpyNet.load(warm).params()["wp"])  # it learned something
     rows = [json.loads(line) for line in (tmp_path / "a" / "metrics.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in rows] == [1, 2] and "eval_margin_vs_heuristic" in rows[1]
-    assert a.meta["stage"] == "ppo" and a.meta["tables"] == {"heuristic": 4, "self": 2, "pool": 2}
+    assert a.meta["stage"] == "ppo" and a.meta["rows"] == {"heuristic": 4, "self": 2, "pool": 2}
     assert a.meta["epochs"] == 2 and a.meta["warm_start"]["epochs"] == TINY["epochs"]  # PPO's and the warm start's
 
 

@@ -29,9 +29,9 @@ from hearts_env.vector import VectorDeals
 DUTCH = make_rules("dutch")
 
 
-def scalar_deal(tables: VectorDeals, i: int) -> Deal:
-    return Deal(tables.rules, [int(h) for h in tables.hands[i]], int(tables.pass_direction[i]),
-                int(tables.dealer[i]), [int(s) for s in tables.game_scores[i]])
+def scalar_deal(batch: VectorDeals, i: int) -> Deal:
+    return Deal(batch.rules, [int(h) for h in batch.hands[i]], int(batch.pass_direction[i]),
+                int(batch.dealer[i]), [int(s) for s in batch.game_scores[i]])
 
 
 def same_samples(a, b) -> None:
@@ -42,36 +42,36 @@ def same_samples(a, b) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_one_batched_table_plays_and_records_exactly_as_the_scalar_engine(seed):
-    """With one table the batch consumes the random stream as the scalar path does: the same
+def test_one_batched_row_plays_and_records_exactly_as_the_scalar_engine(seed):
+    """With one row the batch consumes the random stream as the scalar path does: the same
     exploration, cards, observations and returns, ε = 0.3 included."""
     net = DutchNet.initial(np.random.default_rng(seed))
-    tables = VectorDeals.random(DUTCH, 1, np.random.default_rng(100 + seed))
-    tables = VectorDeals(DUTCH, tables.hands, tables.pass_direction, dealers=seed % 4,
-                         game_scores=[[seed * 9, 0, 30, 99]])
-    deal = scalar_deal(tables, 0)
-    same_samples(play_batch(net, tables, 0.3, np.random.default_rng(7)),
+    batch = VectorDeals.random(DUTCH, 1, np.random.default_rng(100 + seed))
+    batch = VectorDeals(DUTCH, batch.hands, batch.pass_direction, dealers=seed % 4,
+                        game_scores=[[seed * 9, 0, 30, 99]])
+    deal = scalar_deal(batch, 0)
+    same_samples(play_batch(net, batch, 0.3, np.random.default_rng(7)),
                  play_deal(net, deal, 0.3, np.random.default_rng(7)))
 
 
-def test_every_table_of_a_batch_plays_as_its_scalar_deal_when_greedy():
+def test_every_row_of_a_batch_plays_as_its_scalar_deal_when_greedy():
     net = DutchNet.initial(np.random.default_rng(1))
-    tables = VectorDeals.random(DUTCH, 16, np.random.default_rng(2))
-    deals = [scalar_deal(tables, i) for i in range(16)]
-    batch = play_batch(net, tables, 0.0, np.random.default_rng(3))
-    assert len(batch) == 16 * 32
+    batch = VectorDeals.random(DUTCH, 16, np.random.default_rng(2))
+    deals = [scalar_deal(batch, i) for i in range(16)]
+    samples = play_batch(net, batch, 0.0, np.random.default_rng(3))
+    assert len(samples) == 16 * 32
     for i, deal in enumerate(deals):
         one = play_deal(net, deal, 0.0, np.random.default_rng(4))
         rows = slice(32 * i, 32 * (i + 1))
-        np.testing.assert_array_equal(batch.x[rows], one.x)
-        np.testing.assert_array_equal(batch.actions[rows], one.actions)
-        np.testing.assert_array_equal(batch.targets[rows], one.targets)
+        np.testing.assert_array_equal(samples.x[rows], one.x)
+        np.testing.assert_array_equal(samples.actions[rows], one.actions)
+        np.testing.assert_array_equal(samples.targets[rows], one.targets)
 
 
 def test_targets_are_minus_the_points_from_the_trick_to_the_end_with_the_moon_applied():
     net = DutchNet.initial(np.random.default_rng(0))
-    tables = VectorDeals.random(DUTCH, 300, np.random.default_rng(1))
-    samples = play_batch(net, tables, 1.0, np.random.default_rng(2))  # random play: some moons
+    batch = VectorDeals.random(DUTCH, 300, np.random.default_rng(1))
+    samples = play_batch(net, batch, 1.0, np.random.default_rng(2))  # random play: some moons
     point_tables = tables_of(DUTCH)
     targets = samples.targets.reshape(300, 4, 8)
     moons = 0
@@ -83,12 +83,12 @@ def test_targets_are_minus_the_points_from_the_trick_to_the_end_with_the_moon_ap
         for k in range(8):
             taken_before[:, k] = points
             cards = hist[:, k]
-            winner = int(tables.trick_winners[i, k])
+            winner = int(batch.trick_winners[i, k])
             points[winner] += sum(point_tables.penalty_points_of(1 << int(c)) for c in cards)
-        final = tables.points[i]
-        if tables.moon_shooter[i] >= 0:
+        final = batch.points[i]
+        if batch.moon_shooter[i] >= 0:
             moons += 1
-            shooter = int(tables.moon_shooter[i])
+            shooter = int(batch.moon_shooter[i])
             assert final[shooter] == 0 and all(final[s] == 15 for s in range(4) if s != shooter)
             assert targets[i, shooter, 0] == 0 and all(targets[i, s, 0] == -15 for s in range(4) if s != shooter)
         else:
@@ -100,8 +100,8 @@ def test_targets_are_minus_the_points_from_the_trick_to_the_end_with_the_moon_ap
 def test_the_compiled_sgd_step_equals_the_numpy_reference_and_learns():
     rng = np.random.default_rng(5)
     net = DutchNet.initial(rng)
-    tables = VectorDeals.random(DUTCH, 8, rng)
-    samples = play_batch(net, tables, 0.5, rng)
+    batch = VectorDeals.random(DUTCH, 8, rng)
+    samples = play_batch(net, batch, 0.5, rng)
     a, b = net.copy(), net.copy()
     loss_a = compiled()(a.w1, a.b1, a.w2, a.b2, samples.x, samples.tricks.astype(np.int64), samples.actions,
                         samples.targets, 0.001)
@@ -129,11 +129,15 @@ def test_exploration_follows_the_documented_schedule():
 def test_training_is_reproducible_and_a_resumed_run_ends_with_the_same_weights(tmp_path):
     def run(out, deals, resume=False):
         net = DutchNet.initial(np.random.default_rng(1))
-        return train(net, deals, seed=3, out=out, tables=50, curve_every=100, eval_deals=8, resume=resume, quiet=True)
+        return train(net, deals, seed=3, out=out, rows=50, curve_every=100, eval_deals=8, resume=resume, quiet=True)
 
     whole = run(tmp_path / "a", 300)
     again = run(tmp_path / "b", 300)
     run(tmp_path / "c", 200)
+    with np.load(tmp_path / "c" / "state.npz") as state:  # as a run saved before the rename wrote it: "tables"
+        saved, arrays = json.loads(str(state["header"])), {k: state[k] for k in ("scores", "dealers")}
+    saved["settings"]["tables"] = saved["settings"].pop("rows")
+    np.savez(tmp_path / "c" / "state.npz", header=np.array(json.dumps(saved)), **arrays)
     resumed = run(tmp_path / "c", 300, resume=True)
     for name in ("w1", "b1", "w2", "b2"):
         np.testing.assert_array_equal(getattr(whole, name), getattr(again, name))
@@ -142,7 +146,7 @@ def test_training_is_reproducible_and_a_resumed_run_ends_with_the_same_weights(t
     curve = [json.loads(line) for line in (tmp_path / "c" / "curve.jsonl").read_text().splitlines()]
     assert [row["deals"] for row in curve] == [100, 200, 300]
     with pytest.raises(ValueError, match="same settings"):
-        train(DutchNet.initial(np.random.default_rng(1)), 400, seed=4, out=tmp_path / "c", tables=50, curve_every=100,
+        train(DutchNet.initial(np.random.default_rng(1)), 400, seed=4, out=tmp_path / "c", rows=50, curve_every=100,
               eval_deals=8, resume=True, quiet=True)
 
 
@@ -191,23 +195,23 @@ def weights(tmp_path):
 
 def test_the_agent_plays_its_networks_best_legal_card_and_batches_agree(weights):
     agent = DutchNNAgent(weights=weights)
-    tables = VectorDeals.random(DUTCH, 24, np.random.default_rng(0))
-    deals = [scalar_deal(tables, i) for i in range(24)]
+    batch = VectorDeals.random(DUTCH, 24, np.random.default_rng(0))
+    deals = [scalar_deal(batch, i) for i in range(24)]
     agent.reset(DUTCH, 0, 1)
     rng = np.random.default_rng(2)
-    while not tables.done.all():
-        batch = agent.act_batch(tables)
+    while not batch.done.all():
+        chosen = agent.act_batch(batch)
         for i, deal in enumerate(deals):
             view = SeatView.of(deal, deal.current)
             card = agent.act(view)
-            assert card == batch[i] and view.legal >> card & 1
+            assert card == chosen[i] and view.legal >> card & 1
             values = agent.values(view)
             legal = [c for c in range(32) if view.legal >> c & 1]
             assert values[card] == max(values[c] for c in legal)
-        cards = tables.random_step(rng)  # wander off the network's line to see varied positions
+        cards = batch.random_step(rng)  # wander off the network's line to see varied positions
         for i, deal in enumerate(deals):
             deal.apply(int(cards[i]))
-    assert (agent.act_batch(tables) == -1).all()
+    assert (agent.act_batch(batch) == -1).all()
 
 
 def test_the_agent_refuses_what_it_cannot_play(weights):
@@ -224,10 +228,10 @@ def test_the_agent_refuses_what_it_cannot_play(weights):
 def test_exploring_agent_still_plays_legal_cards(weights):
     agent = DutchNNAgent(weights=weights, epsilon=1.0)
     agent.reset(DUTCH, 0, 5)
-    tables = VectorDeals.random(DUTCH, 32, np.random.default_rng(1))
-    while not tables.done.all():
-        cards = agent.act_batch(tables)
-        tables.step(cards)  # raises on an illegal card
+    batch = VectorDeals.random(DUTCH, 32, np.random.default_rng(1))
+    while not batch.done.all():
+        cards = agent.act_batch(batch)
+        batch.step(cards)  # raises on an illegal card
 
 
 def test_the_rollout_agent_rolls_out_in_batch_exactly_as_with_the_python_agents(weights, monkeypatch):
@@ -238,8 +242,8 @@ def test_the_rollout_agent_rolls_out_in_batch_exactly_as_with_the_python_agents(
     slow = PIMCAgent(n=6, m=3, policy=spec, rank=spec)
     assert fast.rollout_agent is not None
     monkeypatch.setattr("hearts_baselines.search.pimc.batched", lambda policy, backend="auto": False)
-    tables = VectorDeals.random(DUTCH, 1, np.random.default_rng(3))
-    deal = scalar_deal(tables, 0)
+    batch = VectorDeals.random(DUTCH, 1, np.random.default_rng(3))
+    deal = scalar_deal(batch, 0)
     for agent in (fast, slow):
         agent.reset(DUTCH, deal.current, 9)
     slow.rollout_agent = None  # after reset: both drew the same seeds from their streams

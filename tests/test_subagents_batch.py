@@ -24,11 +24,11 @@ from hearts_env.rules import make_rules
 from hearts_env.vector import VectorDeals
 
 RULES = make_rules("standard")
-TABLES = {
-    "normal, learning passes and plays": S.normal_table({"play_normal", "pass_normal"}, random_passes=False),
-    "normal, random passes": S.normal_table({"play_normal"}, random_passes=True),
-    "moon seat on filtered deals": S.moon_table({"play_moon", "pass_moon"}, random_passes=False, filtered=True),
-    "breaker against a moon seat": S.breaker_table,
+TRAINING_DEALS = {
+    "normal, learning passes and plays": S.normal_deals({"play_normal", "pass_normal"}, random_passes=False),
+    "normal, random passes": S.normal_deals({"play_normal"}, random_passes=True),
+    "moon seat on filtered deals": S.moon_deals({"play_moon", "pass_moon"}, random_passes=False, filtered=True),
+    "breaker against a moon seat": S.breaker_deal,
     "four full players (decisions pick the styles)": lambda ctx, nets, rng, i, eps: (
         random_deal(ctx.rules, rng), brains(nets, [None] * 4, [eps] * 4, explore=frozenset({"play_normal"})),
         {seat: {"play_normal", "play_moon", "play_breaker", "pass_normal", "pass_moon"} for seat in range(4)}),
@@ -48,40 +48,40 @@ def _trained_nets() -> NetSet:
     return nets
 
 
-@pytest.mark.parametrize("kind", list(TABLES))
+@pytest.mark.parametrize("kind", list(TRAINING_DEALS))
 def test_batched_play_gives_the_scalar_samples(kind: str):
-    make, nets, ctx = TABLES[kind], _trained_nets(), _context("batch")
+    make, nets, ctx = TRAINING_DEALS[kind], _trained_nets(), _context("batch")
     n = 48
     scalar, batch = Samples(), Samples()
     rng = np.random.default_rng(3)
     scores = []
     for i in range(n):
-        table = make(ctx, nets, rng, i, 0.3)
-        facts = play_deal(table[0], table[1], rng)
-        for s, learn in table[2].items():
-            collect(table[1][s], facts[s], learn, scalar)
-        scores.append(S.metric(facts, table))
+        deal = make(ctx, nets, rng, i, 0.3)
+        facts = play_deal(deal[0], deal[1], rng)
+        for s, learn in deal[2].items():
+            collect(deal[1][s], facts[s], learn, scalar)
+        scores.append(S.metric(facts, deal))
     rng = np.random.default_rng(3)
-    tables = []
+    deals = []
     for i in range(n):
-        table = make(ctx, nets, rng, i, 0.3)
-        for brain in table[1]:
+        deal = make(ctx, nets, rng, i, 0.3)
+        for brain in deal[1]:
             brain.new_deal(rng)
-        tables.append(table)
-    played = play_batch(nets, VectorDeals.from_deals([t[0] for t in tables]), Seats.of([t[1] for t in tables]))
-    collect_batch(played, [t[2] for t in tables], batch)
+        deals.append(deal)
+    played = play_batch(nets, VectorDeals.from_deals([d[0] for d in deals]), Seats.of([d[1] for d in deals]))
+    collect_batch(played, [d[2] for d in deals], batch)
     assert set(scalar.rows) == set(batch.rows) and scalar.rows
     if kind.startswith("four full"):
         assert {"play_moon", "play_breaker"} <= set(scalar.rows)  # both decisions fired
     for name in scalar.rows:
         (r1, y1), (r2, y2) = scalar.arrays(name), batch.arrays(name)
         assert np.array_equal(r1, r2) and np.array_equal(y1, y2), name
-    again = [S.metric(played.facts[k], t) for k, t in enumerate(tables)]
+    again = [S.metric(played.facts[k], d) for k, d in enumerate(deals)]
     assert np.array_equal(np.nan_to_num(scores, nan=-1.0), np.nan_to_num(again, nan=-1.0))
 
 
 def test_a_training_chunk_on_the_batched_engine_trains_the_scalar_weights():
-    make = TABLES["normal, learning passes and plays"]
+    make = TRAINING_DEALS["normal, learning passes and plays"]
     results = []
     for engine in ("scalar", "batch"):
         nets = NetSet.fresh(hidden=8, seed=1)

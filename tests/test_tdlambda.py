@@ -248,36 +248,40 @@ def test_training_is_reproducible_and_resumes_to_the_same_weights(tmp_path):
     def fresh():
         return Model.initial("q", FeatureSet(kernels.Q_SPACE, (1, 2)), None, np.random.default_rng(5))
 
-    whole = train(fresh(), 32, 7, tmp_path / "a.npz", tables=8, curve_every=16, quiet=True)
-    again = train(fresh(), 32, 7, tmp_path / "b.npz", tables=8, curve_every=16, quiet=True)
+    whole = train(fresh(), 32, 7, tmp_path / "a.npz", rows=8, curve_every=16, quiet=True)
+    again = train(fresh(), 32, 7, tmp_path / "b.npz", rows=8, curve_every=16, quiet=True)
     np.testing.assert_array_equal(whole.weights, again.weights)
     assert not np.array_equal(whole.weights, fresh().weights)
-    train(fresh(), 16, 7, tmp_path / "c.npz", tables=8, curve_every=16, quiet=True)  # killed after 16 deals
-    resumed = train(fresh(), 32, 7, tmp_path / "c.npz", tables=8, curve_every=16, resume=True, quiet=True)
+    train(fresh(), 16, 7, tmp_path / "c.npz", rows=8, curve_every=16, quiet=True)  # killed after 16 deals
+    state_path = tmp_path / "c.state.json"  # as a run saved before the rename wrote it: "tables", not "rows"
+    state = json.loads(state_path.read_text())
+    state["tables"] = state.pop("rows")
+    state_path.write_text(json.dumps(state))
+    resumed = train(fresh(), 32, 7, tmp_path / "c.npz", rows=8, curve_every=16, resume=True, quiet=True)
     np.testing.assert_array_equal(whole.weights, resumed.weights)
     rows = [json.loads(line) for line in (tmp_path / "c.curve.jsonl").read_text().splitlines()]
     assert [r["deals"] for r in rows] == [16, 32]
     with pytest.raises(ValueError, match="same settings"):
-        train(fresh(), 48, 8, tmp_path / "c.npz", tables=8, curve_every=16, resume=True, quiet=True)
+        train(fresh(), 48, 8, tmp_path / "c.npz", rows=8, curve_every=16, resume=True, quiet=True)
 
 
 def test_self_play_learns_from_every_seat_and_checks_against_heuristic(tmp_path):
     model = Model.initial("hearts", None, FeatureSet(kernels.HEARTS_SPACE, (1, 2)), np.random.default_rng(0))
     before = model.weights.copy()
-    train(model, 16, 0, tmp_path / "s.npz", opponents="self", tables=8, curve_every=16, eval_deals=8, quiet=True)
+    train(model, 16, 0, tmp_path / "s.npz", opponents="self", rows=8, curve_every=16, eval_deals=8, quiet=True)
     assert not np.array_equal(before, model.weights)
     (row,) = [json.loads(line) for line in (tmp_path / "s.curve.jsonl").read_text().splitlines()]
     assert row["versus"] == "heuristic" and 0 <= row["learner"] <= 13
 
 
-def test_play_scores_every_table():
+def test_play_scores_every_row():
     model = Model.initial("full", FeatureSet(kernels.Q_SPACE, (1,)), None, np.random.default_rng(0))
     result = play(model, 8, np.random.default_rng(0), "heuristic", learn=False)
     assert (result["points"].sum(axis=1) == 26).all()  # moon off in training: every point counted as taken
 
 
 def test_the_full_pipeline_command_runs_small(tmp_path):
-    common = ["--out", str(tmp_path), "--orders", "1,2", "--tables", "8", "--curve-every", "8", "--deals", "8"]
+    common = ["--out", str(tmp_path), "--orders", "1,2", "--rows", "8", "--curve-every", "8", "--deals", "8"]
     main(["q", *common])
     main(["hearts", *common])
     main(["full", *common, "--keep-q", "50", "--keep-hearts", "20", "--opponents", "self", "--eval-deals", "8"])

@@ -107,7 +107,7 @@ def warm_up() -> None:
 @runtime_checkable
 class BatchPolicy(Protocol):
     """An agent that also plays whole batches: ``act_batch(deals)`` returns the card of the seat to act
-    at every unfinished table of a :class:`~hearts_env.vector.VectorDeals` (−1 at finished ones). A
+    in every unfinished row of a :class:`~hearts_env.vector.VectorDeals` (−1 in finished ones). A
     rollout policy with this method plays the rollouts of a search on the batched engine."""
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None: ...

@@ -17,7 +17,7 @@ heuristic)  # cheap: the learned players against the expert
   A ppo-heuristic "$PPO" heuristic heuristic heuristic
   A warmq-heuristic "apprentice(weights='runs/apprentice/warm/apprentice.npz', head='q')" heuristic heuristic heuristic
   ;;
-ablation)  # PPO without self-play: the same run with all 256 tables against heuristic
+ablation)  # PPO without self-play: the same run with all 256 rows against heuristic
   A ppoh-heuristic "$PPOH" heuristic heuristic heuristic
   A ppoh-pimc "$PPOH" "$PIMC" "$PIMC" "$PIMC"
   ;;

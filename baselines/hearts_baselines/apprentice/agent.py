@@ -6,7 +6,7 @@
 
 ``head='policy'`` (default) plays the legal card of highest logit, passes included; ``head='q'`` the
 legal card whose predicted points for the seat are fewest. No torch is needed to play: one decision
-is three matrix products (about 0.1 ms). :meth:`ApprenticeAgent.act_batch` plays every table of a
+is three matrix products (about 0.1 ms). :meth:`ApprenticeAgent.act_batch` plays every row of a
 :class:`~hearts_env.vector.VectorDeals` in one call, so ``pimc(policy='apprentice')`` rolls out with
 it on the batched engine.
 """
@@ -80,7 +80,7 @@ class ApprenticeAgent(Agent):
         return int(choose(self.net, x, legal, self.head)[0])
 
     def act_batch(self, deals: VectorDeals) -> np.ndarray:
-        """(B,) the card of the seat to act at each unfinished table (−1 at finished ones)."""
+        """(B,) the card of the seat to act in each unfinished row (−1 in finished ones)."""
         cards = np.full(deals.size, -1, np.int64)
         live = np.flatnonzero(~deals.done)
         if len(live) == 0:

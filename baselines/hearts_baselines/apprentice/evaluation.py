@@ -1,7 +1,7 @@
 """The trainers' quick measure of strength: one learner seat against three ``heuristic`` on the vector env.
 
 Not the arena's duplicate protocol (each deal is played once, the learner's seat and the pass direction
-drawn per table): a cheap, seeded learning curve. Claims are measured in the arena (docs/learned.md).
+drawn per deal): a cheap, seeded learning curve. Claims are measured in the arena (docs/learned.md).
 """
 
 from __future__ import annotations

@@ -2,19 +2,19 @@
 
     python -m hearts_baselines.apprentice.ppo --init runs/apprentice/warm/apprentice.npz --out runs/apprentice/ppo
 
-The learner sits in a random seat of every table (``HeartsVectorEnv(seat="random")``, one deal per
+The learner sits in a random seat of every row (``HeartsVectorEnv(seat="random")``, one deal per
 episode, every pass direction). Reward: ``zero_sum`` (the mean of the deal's points minus the learner's,
 ¾ of the arena's margin, so a moon shot is worth what it is worth there), in units of 5 points. **Opponent
-pool** — the tables are split into three groups, each one env:
+pool** — the rows (deals played at once) are split into three groups, each one env:
 
-- ``--heuristic-tables`` against three ``heuristic`` (run by the engine's kernels, card for card);
-- ``--self-tables`` against three copies of the *current* policy (its weights at the start of each
+- ``--heuristic-rows`` against three ``heuristic`` (run by the engine's kernels, card for card);
+- ``--self-rows`` against three copies of the *current* policy (its weights at the start of each
   rollout; opponents sample from it);
-- ``--pool-tables`` against a *frozen snapshot*: every ``--snapshot-every`` iterations the current
+- ``--pool-rows`` against a *frozen snapshot*: every ``--snapshot-every`` iterations the current
   weights join a pool (the warm start is its first member; the oldest leaves beyond ``--pool-size``),
   and each rollout draws one member uniformly for the whole group.
 
-PPO: ``--rollout`` steps per table, GAE (γ = 1, λ = 0.95), ``--epochs`` passes of minibatches of
+PPO: ``--rollout`` steps per row, GAE (γ = 1, λ = 0.95), ``--epochs`` passes of minibatches of
 ``--minibatch`` rows, clipped ratio 0.1, value loss ½·MSE, masked entropy bonus. The critic is the
 network's ``v`` head (points the seat will take: value = (6.5 − v)/5, exact for deals without a moon),
 so the warm start's critic is used from the first update. The ``q`` head is not trained here (it keeps
@@ -25,7 +25,7 @@ every checkpoint (``--checkpoint-every`` iterations) the envs restart from deals
 ``[seed, i]``, so a run resumed with ``--resume`` from ``OUT/checkpoint.pt`` is the run that was not
 interrupted (same thread count). ``metrics.jsonl`` gets one line per iteration; every ``--eval-every``
 iterations the greedy policy plays ``--eval-deals`` seeded deals against three ``heuristic`` (one
-learner seat per table, the seat and pass direction drawn) and the margin — heuristic's points per
+learner seat per deal, the seat and pass direction drawn) and the margin — heuristic's points per
 seat minus the learner's — is logged. The end writes ``OUT/apprentice.npz``.
 """
 
@@ -51,10 +51,10 @@ class Args:
     out: str = arg()
     seed: int = 0
     iterations: int = 300
-    heuristic_tables: int = 128
-    self_tables: int = 64
-    pool_tables: int = 64
-    rollout: int = arg(32, "steps per table per iteration")
+    heuristic_rows: int = arg(128, "rows (deals at once) against three heuristic", deprecated=("--heuristic-tables",))
+    self_rows: int = arg(64, "rows against three copies of the current policy", deprecated=("--self-tables",))
+    pool_rows: int = arg(64, "rows against a snapshot from the pool", deprecated=("--pool-tables",))
+    rollout: int = arg(32, "steps per row per iteration")
     epochs: int = 4
     minibatch: int = 2048
     lr: float = 1e-4
@@ -136,8 +136,8 @@ def update(net: Any, opt: Any, flat: dict[str, np.ndarray], epochs: int, minibat
     return {**{k: float(np.mean(v)) if v else float("nan") for k, v in stats.items()}, "epochs": passes}
 
 
-def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_tables: int = 128,
-          self_tables: int = 64, pool_tables: int = 64, rollout: int = 32, epochs: int = 4, minibatch: int = 2048,
+def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_rows: int = 128,
+          self_rows: int = 64, pool_rows: int = 64, rollout: int = 32, epochs: int = 4, minibatch: int = 2048,
           lr: float = 1e-4, clip: float = 0.1, ent_coef: float = 0.003, vf_coef: float = 0.5, lam: float = 0.95,
           snapshot_every: int = 20, pool_size: int = 5, checkpoint_every: int = 10, eval_every: int = 20,
           eval_deals: int = 2000, threads: int = 1, resume: bool = False, log: bool = True) -> dict[str, Any]:
@@ -159,7 +159,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
         pool = [NumpyNet(p, start_net.meta) for p in state["pool"]]
         first = state["iteration"]
     groups: list[tuple[str, HeartsVectorEnv, Opponent | None]] = []
-    for name, count in (("heuristic", heuristic_tables), ("self", self_tables), ("pool", pool_tables)):
+    for name, count in (("heuristic", heuristic_rows), ("self", self_rows), ("pool", pool_rows)):
         if count:
             opponent = None if name == "heuristic" else Opponent()
             env = HeartsVectorEnv(num_envs=count, rules=RULES, opponents=opponent or "heuristic", seat="random",
@@ -175,7 +175,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
     warm = {k: v for k, v in start_net.meta.items() if k not in ("format", "warm_start")}
     meta: dict[str, Any] = {**shape, "stage": "ppo", "warm_start": start_net.meta.get("warm_start", warm),
                             "init": str(init), "seed": seed, "iterations": iterations,
-            "tables": {name: env.num_envs for name, env, _ in groups}, "rollout": rollout, "epochs": epochs,
+            "rows": {name: env.num_envs for name, env, _ in groups}, "rollout": rollout, "epochs": epochs,
             "minibatch": minibatch, "lr": lr, "clip": clip, "ent_coef": ent_coef, "vf_coef": vf_coef, "lambda": lam,
             "snapshot_every": snapshot_every, "pool_size": pool_size}
 
@@ -259,7 +259,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_t
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(Args, argv, __doc__.split("\n\n")[0])
-    train(args.init, args.out, args.seed, args.iterations, args.heuristic_tables, args.self_tables, args.pool_tables,
+    train(args.init, args.out, args.seed, args.iterations, args.heuristic_rows, args.self_rows, args.pool_rows,
           args.rollout, args.epochs, args.minibatch, args.lr, args.clip, args.ent_coef, 0.5, 0.95, args.snapshot_every,
           args.pool_size, args.checkpoint_every, args.eval_every, args.eval_deals, args.threads, args.resume)
 

@@ -8,7 +8,7 @@ thesis's ε-greedy exploration at play (the thesis's comparisons ran with ε = 0
 It plays the 32-card deck only (its 32 outputs); the thesis's rules do not pass, so passes (with
 rules that have them) go to ``passing`` (``heuristic``).
 
-:meth:`DutchNNAgent.act_batch` plays the seat to act at every table of a
+:meth:`DutchNNAgent.act_batch` plays the seat to act in every row of a
 :class:`~hearts_env.vector.VectorDeals` in one network call — the rollout policy of the thesis's
 rollout agent, ``pimc(policy='dutchnn(...)', rank='dutchnn(...)')``, runs through it.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hearts_baselines.dutchnn.model import DutchNet, best_legal, table_cards
+from hearts_baselines.dutchnn.model import DutchNet, batch_cards, best_legal
 from hearts_baselines.dutchnn.train import BRAINS, bundled_path
 from hearts_baselines.dutchnn.training import check_rules
 from hearts_env import Phase, SeatView
@@ -79,9 +79,9 @@ class DutchNNAgent(Agent):
         return int(best_legal(self.values(view)[None], np.array([view.legal], np.uint64))[0])
 
     def act_batch(self, deals: VectorDeals) -> np.ndarray:
-        """(B,) the card of the seat to act at each unfinished table (−1 at finished ones)."""
+        """(B,) the card of the seat to act in each unfinished row (−1 in finished ones)."""
         live = ~deals.done
-        cards = table_cards(self.net, deals, self._encoder(deals.rules, batch=True), acting=live)
+        cards = batch_cards(self.net, deals, self._encoder(deals.rules, batch=True), acting=live)
         if self.epsilon:
             explore = live & (deals.phase == int(Phase.PLAY)) & (self.rng.random(deals.size) < self.epsilon)
             cards = np.where(explore, kth_cards(deals.legal_masks(), self.rng.random(deals.size)), cards)

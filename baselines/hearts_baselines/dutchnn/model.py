@@ -90,8 +90,8 @@ def best_legal(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
     return np.argmax(np.where(bits.astype(bool), values, -np.inf), axis=1)
 
 
-def table_cards(net: DutchNet, deals: Any, encoder: Any, acting: np.ndarray | None = None) -> np.ndarray:
-    """(B,) the card ``net`` plays (greedily) for the seat to act at each table of a
+def batch_cards(net: DutchNet, deals: Any, encoder: Any, acting: np.ndarray | None = None) -> np.ndarray:
+    """(B,) the card ``net`` plays (greedily) for the seat to act in each row of a
     :class:`~hearts_env.vector.VectorDeals` in the play phase (−1 at the others, and outside
     ``acting`` when given); ``encoder`` the batch ``dutch107`` encoder of the deals' rules."""
     playing = deals.phase == int(Phase.PLAY)

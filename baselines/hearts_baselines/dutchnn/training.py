@@ -6,17 +6,17 @@ target of each is the thesis's Monte Carlo return (Eq. 2.1) — minus the points
 from that trick to the end of the deal, the moon applied: ``G = −(P_final − P_before)``
 (``P_final`` the deal's points after the moon rule, ``P_before`` the raw points taken before the
 trick; without a moon this is −Σ r_i over the remaining tricks). Then :func:`~.update.sgd` learns
-from the samples one by one, table by table, seat by seat, trick by trick.
+from the samples one by one, row by row, seat by seat, trick by trick.
 
 Batching: :func:`play_batch` plays ``B`` deals in lockstep (:class:`~hearts_env.vector.VectorDeals`,
-the batch ``dutch107`` encoder, one network call per trick position for all tables); the weights
+the batch ``dutch107`` encoder, one network call per trick position for all rows); the weights
 are frozen during a batch of deals and updated after it, where the thesis updates after every
 deal. ``B = 1`` is the thesis's schedule; :func:`play_deal` is the scalar engine's version of one
 deal, which the tests hold the batch to sample for sample.
 
 Exploration (the thesis: "ε = 0.1, decreasing by 0.001 per game"): ε-greedy with ε = 0.1 − 0.001 ×
 epoch, floored at 0, where an epoch is :data:`EPOCH_DEALS` deals — the thesis's epoch is a game
-to 1,000 points, about 200 deals. Games: tables play games to ``rules.target`` (100, the unit of
+to 1,000 points, about 200 deals. Games: each row plays games to ``rules.target`` (100, the unit of
 the thesis's evaluation, so the score inputs see at training the range they see in play), each
 game starting from zero scores, the dealer moving left every deal.
 """
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hearts_baselines.dutchnn.model import DutchNet, best_legal, table_cards
+from hearts_baselines.dutchnn.model import DutchNet, batch_cards, best_legal
 from hearts_baselines.dutchnn.update import compiled
 from hearts_env import Deal, Phase, SeatView
 from hearts_env.encoders import make_encoder
@@ -73,8 +73,8 @@ class Samples:
 
 
 def play_batch(net: DutchNet, deals: VectorDeals, epsilon: float, rng: np.random.Generator) -> Samples:
-    """Play every table to its end, all seats by ``net`` (ε-greedy); the samples in order
-    (table, seat, trick). Passing phases (if the rules have them) are played at random and not learned."""
+    """Play every row to its end, all seats by ``net`` (ε-greedy); the samples in order
+    (row, seat, trick). Passing phases (if the rules have them) are played at random and not learned."""
     b, tricks = deals.size, deals.tables.hand_size
     encoder = make_batch_encoder("dutch107", deals.rules)
     rows = deals.rows
@@ -173,7 +173,7 @@ def versus(net: DutchNet, opponents: str = "heuristic", deals: int = 1024, seed:
             batch.advance(learner, opponents, rng)
             if batch.done.all():
                 break
-            cards = table_cards(net, batch, encoder, acting=~batch.done)
+            cards = batch_cards(net, batch, encoder, acting=~batch.done)
             passing = ~batch.done & (batch.phase == int(Phase.PASS))  # the thesis does not pass: heuristic passes
             if passing.any():
                 cards = np.where(passing, batch.policy_actions("heuristic"), cards)

@@ -23,7 +23,7 @@ class TrainArgs:
     opponents: Literal["random", "greedy", "self"] = arg(
         "greedy", "the three other seats: vectorized rule-based players or snapshots of the learner")
     timesteps: int = arg(2_000_000, "learner decisions to train on")
-    num_envs: int = arg(64, "tables stepped together")
+    num_envs: int = arg(64, "envs (rows of the vector env) stepped together")
     rules: str = arg("standard(game=deal)", "rules preset or spec (one deal per episode)")
     observation: Literal["rich", "paper260"] = arg("rich", "observation encoding")
     net_arch: str = arg("256,256", "hidden layer sizes, comma-separated")

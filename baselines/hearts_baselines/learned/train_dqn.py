@@ -1,4 +1,4 @@
-"""Train the ``dqn`` baseline: SB3 DQN with action masking on N tables of the batched vector env.
+"""Train the ``dqn`` baseline: SB3 DQN with action masking on N rows (envs) of the batched vector env.
 
     python -m hearts_baselines.learned.train_dqn --opponents greedy --timesteps 3000000 --out runs/dqn
     python -m hearts_baselines.learned.train_dqn --opponents self --out runs/dqn_self
@@ -21,7 +21,7 @@ from hearts_baselines.run_args import arg, parse
 
 @dataclass
 class Args(TrainArgs):
-    num_envs: int = arg(16, "tables stepped together")
+    num_envs: int = arg(16, "envs (rows of the vector env) stepped together")
     learning_rate: float = arg(1e-4, "Adam step size")
     buffer_size: int = arg(200_000, "replay buffer transitions")
     batch_size: int = arg(256, "minibatch size")

@@ -1,4 +1,4 @@
-"""Train the ``ppo`` baseline: sb3-contrib MaskablePPO on N tables of the batched vector env.
+"""Train the ``ppo`` baseline: sb3-contrib MaskablePPO on N rows (envs) of the batched vector env.
 
     python -m hearts_baselines.learned.train_ppo --opponents greedy --timesteps 6000000 --out runs/ppo
     python -m hearts_baselines.learned.train_ppo --opponents self --timesteps 4000000 --out runs/ppo_self
@@ -22,7 +22,7 @@ from hearts_baselines.run_args import arg, parse
 @dataclass
 class Args(TrainArgs):
     learning_rate: float = arg(3e-4, "Adam step size")
-    n_steps: int = arg(32, "steps per table per rollout")
+    n_steps: int = arg(32, "steps per env per rollout")
     batch_size: int = arg(512, "minibatch size")
 
 

@@ -46,7 +46,7 @@ UNIFORM_ROWS = 14
 """Exploration draws per seat and deal, drawn when the deal starts: row 0 for the pass, row
 ``1 + t`` for the play of trick ``t``; column 0 decides whether to explore (``u < ε``), column 1
 picks the random choice (the ``floor(u · n)``-th of ``n``). The batched trainer reads the same
-draws, so a batch of tables plays exactly what these seats would play one deal at a time."""
+draws, so a batch of deals plays exactly what these seats would play one deal at a time."""
 
 
 def afterstate_logits(net: ValueNet, pre: np.ndarray, cards: np.ndarray) -> np.ndarray:

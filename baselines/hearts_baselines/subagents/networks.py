@@ -73,7 +73,7 @@ class ValueNet:
 
     # Inference ------------------------------------------------------------------------------
     # Decisions are computed in float64 from the float32 weights: one arithmetic for one state and
-    # for thousands of tables (the scalar agent and the batched trainer choose the same cards; in
+    # for thousands of rows (the scalar agent and the batched trainer choose the same cards; in
     # float32 a matrix product's rounding depends on the batch size).
     def _f64(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         if self._cache is None:

@@ -1,4 +1,4 @@
-"""Self-play for training: the deals and seats of a training table, played by
+"""Self-play for training: the deals and seats of a training deal, played by
 :class:`~hearts_baselines.subagents.agent.Brain` seats one deal at a time on the public engine (the
 reference) or thousands at once on the batched engine (issue 21), and turned into
 :class:`~hearts_baselines.subagents.samples.Samples` with the rewards of Tables 1 and 2.
@@ -7,13 +7,13 @@ reference) or thousands at once on the batched engine (issue 21), and turned int
 agents are used to filter out some games ... to train on more balanced data"): half of them are the
 most promising of ``FILTER_DRAWS`` random deals for the moon seat, half are plain random deals.
 
-**Batched play.** :func:`play_batch` plays every table of a :class:`~hearts_env.vector.VectorDeals` to
+**Batched play.** :func:`play_batch` plays every row of a :class:`~hearts_env.vector.VectorDeals` to
 its end, each seat following the configuration of a ``Brain`` — a forced style (``normal``, ``moon``,
 ``breaker``; the training styles) or the full player's (the moonshot decision network picks the style
 from the dealt hand) — and the brain's exploration draws
 (:data:`~hearts_baselines.subagents.agent.UNIFORM_ROWS`): the cards, the recorded states and the deal
 facts are those the brains would produce one deal at a time with :func:`play_deal` (a test holds the
-two to each other). Network calls are one per network per trick position for all tables: afterstate
+two to each other). Network calls are one per network per trick position for all rows: afterstate
 values of every legal card, the best pass set among the C(13, 3) of every hand, the breaker decision
 of every threatened seat.
 """
@@ -101,12 +101,12 @@ NETS = ("play_normal", "play_moon", "play_breaker", "pass_normal", "pass_moon")
 NORMAL, MOON, BREAKER, DECIDE = range(4)
 STYLE_CODE = {"normal": NORMAL, "moon": MOON, "breaker": BREAKER, None: DECIDE}
 PASS_CHUNK = 64
-"""Tables per pass-set evaluation (286 sets × hidden units each)."""
+"""Hands per pass-set evaluation (286 sets × hidden units each)."""
 
 
 @dataclass
 class Seats:
-    """The four seats of every table: ``(B, 4)`` arrays of the brains' settings."""
+    """The four seats of every row: ``(B, 4)`` arrays of the brains' settings."""
 
     style: np.ndarray
     """Style codes; :data:`DECIDE`: the moonshot decision network chooses when the deal starts."""
@@ -124,7 +124,7 @@ class Seats:
     @classmethod
     def of(cls, brains: Sequence[Sequence[Brain]]) -> Seats:
         """The settings of ``brains[b][s]`` (each given ``new_deal(rng)``)."""
-        flat = [brain for table in brains for brain in table]
+        flat = [brain for seating in brains for brain in seating]
         if any(b.uniforms is None for b in flat):
             raise ValueError("call new_deal(rng) on every brain before playing the batch")
         shape = (len(brains), 4)
@@ -143,7 +143,7 @@ class Seats:
 
 @dataclass
 class Played:
-    """What every seat of every table did, and how the deals ended."""
+    """What every seat of every row did, and how the deals ended."""
 
     play_rows: np.ndarray
     """``(B, 4, T, 52)`` int16 afterstate rows of every play."""
@@ -158,8 +158,8 @@ class Played:
     styles: np.ndarray
     """``(B, 4)`` the style code each seat played (:data:`DECIDE` resolved to normal or moon)."""
     threats: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-    """(table, seat, row before the play, the seat holding every point) of each threatened play, in
-    the order they happened at each table."""
+    """(batch row, seat, index row before the play, the seat holding every point) of each threatened
+    play, in the order they happened in each batch row."""
     facts: list[list[DealFacts]]
     points: np.ndarray
     """``(B, 4)`` final points."""
@@ -183,7 +183,7 @@ def _ascending(masks: np.ndarray, k: int) -> np.ndarray:
 
 def play_batch(nets: NetSet, deals: VectorDeals, seats: Seats, opponents: str | None = None,
                learner: np.ndarray | None = None, rng: np.random.Generator | None = None) -> Played:
-    """Play every table of ``deals`` (fresh deals) to its end by the seats' settings; with
+    """Play every row of ``deals`` (fresh deals) to its end by the seats' settings; with
     ``opponents`` (a player the batched engine runs: ``random``, ``greedy``, ``heuristic``), only seat
     ``learner[b]`` is a subagent seat and the others are played by ``opponents`` (``rng`` for
     ``random``); :attr:`Played.facts` is then empty (it needs every trick's points)."""
@@ -212,7 +212,7 @@ def play_batch(nets: NetSet, deals: VectorDeals, seats: Seats, opponents: str | 
     trick_points = np.zeros((b, 4, hand), np.int64)
     threat_parts: list[tuple[np.ndarray, ...]] = []
     if opponents is not None and learner is None:
-        raise ValueError("play_batch with opponents needs the learner seat of every table")
+        raise ValueError("play_batch with opponents needs the learner seat of every row")
     while True:
         if opponents is not None:
             assert learner is not None  # checked above
@@ -250,7 +250,7 @@ def play_batch(nets: NetSet, deals: VectorDeals, seats: Seats, opponents: str | 
 
 
 def _facts(deals: VectorDeals, taken: np.ndarray, trick_points: np.ndarray) -> list[list[DealFacts]]:
-    """The :class:`DealFacts` of every seat of every table (as :func:`deal_facts`);
+    """The :class:`DealFacts` of every seat of every row (as :func:`deal_facts`);
     ``trick_points[b, s, t]``: penalty points seat ``s`` took in trick ``t`` (0 where another won it)."""
     tricks = trick_points.shape[2]
     scored = trick_points > 0
@@ -364,9 +364,9 @@ def _plays(nets: NetSet, deals: VectorDeals, seats: Seats, idx: np.ndarray, seat
 
 def collect_batch(played: Played, learners: Sequence[dict[int, set[str]]], samples: Samples) -> None:
     """Add the training samples of the learning seats (``learners[b]``: seat → networks it learns),
-    in :func:`collect`'s order: table by table, seat by seat, plays then the pass."""
-    for i, table in enumerate(learners):
-        for s, learn in table.items():
+    in :func:`collect`'s order: row by row, seat by seat, plays then the pass."""
+    for i, learning in enumerate(learners):
+        for s, learn in learning.items():
             facts = played.facts[i][s]
             for t, code in enumerate(played.play_net[i, s]):
                 name = NETS[code] if code >= 0 else ""

@@ -34,7 +34,7 @@ from hearts_env.engine import Deal
 from hearts_env.rules import Rules
 from hearts_env.vector import VectorDeals
 
-Table = tuple[Deal, list[Brain], dict[int, set[str]]]
+TrainingDeal = tuple[Deal, list[Brain], dict[int, set[str]]]
 """A deal, its four brains, and the networks each learning seat trains."""
 
 
@@ -110,18 +110,18 @@ def train_samples(nets: NetSet, samples: Samples, replay: Replay, ctx: Context,
     return losses
 
 
-# Tables of the reinforcement steps ---------------------------------------------------------
-def normal_table(learn: set[str], random_passes: bool) -> Callable[..., Table]:
-    """Four normal seats, all learning ``learn`` (self-play)."""
-    def make(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, eps: float) -> Table:
+# Training deals of the reinforcement steps -------------------------------------------------
+def normal_deals(learn: set[str], random_passes: bool) -> Callable[..., TrainingDeal]:
+    """Training deals of four normal seats, all learning ``learn`` (self-play)."""
+    def make(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, eps: float) -> TrainingDeal:
         return (random_deal(ctx.rules, rng), brains(nets, ["normal"] * 4, [eps] * 4, random_passes, frozenset(learn)),
                 dict.fromkeys(range(4), learn))
     return make
 
 
-def moon_table(learn: set[str], random_passes: bool, filtered: bool) -> Callable[..., Table]:
-    """One moon seat (rotating) learning ``learn``; three frozen normal seats."""
-    def make(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, eps: float) -> Table:
+def moon_deals(learn: set[str], random_passes: bool, filtered: bool) -> Callable[..., TrainingDeal]:
+    """Training deals of one moon seat (rotating) learning ``learn`` and three frozen normal seats."""
+    def make(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, eps: float) -> TrainingDeal:
         seat = i % 4
         styles = ["moon" if s == seat else "normal" for s in range(4)]
         eps_list = [eps if s == seat else 0.0 for s in range(4)]
@@ -130,8 +130,8 @@ def moon_table(learn: set[str], random_passes: bool, filtered: bool) -> Callable
     return make
 
 
-def breaker_table(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, eps: float) -> Table:
-    """A moon seat on a filtered deal, a learning breaker seat after it, two normal seats."""
+def breaker_deal(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, eps: float) -> TrainingDeal:
+    """A training deal of a moon seat on a filtered deal, a learning breaker seat after it, two normal seats."""
     shooter = i % 4
     breaker = (shooter + 1 + i // 4 % 3) % 4
     styles = ["moon" if s == shooter else "breaker" if s == breaker else "normal" for s in range(4)]
@@ -140,10 +140,10 @@ def breaker_table(ctx: Context, nets: NetSet, rng: np.random.Generator, i: int, 
     return moon_deal(ctx.rules, rng, nets, shooter, True), seats, {breaker: {"play_breaker"}}
 
 
-def metric(facts: list[DealFacts], table: Table) -> float:
+def metric(facts: list[DealFacts], deal: TrainingDeal) -> float:
     """The learning curve's score of a deal: the learning seats' points received, or for a moon
     seat 1 if it shot the moon, or for a breaker 1 if another seat shot the moon."""
-    learners = table[2]
+    learners = deal[2]
     values = []
     for s, learn in learners.items():
         if learn & {"play_moon", "pass_moon"}:
@@ -155,7 +155,7 @@ def metric(facts: list[DealFacts], table: Table) -> float:
     return float(np.mean(values))
 
 
-def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., Table], start: int, stop: int, total: int,
+def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., TrainingDeal], start: int, stop: int, total: int,
              rng: np.random.Generator, progress: Callable[[int], None], replay: Replay) -> tuple[float, float]:
     """Deals ``start..stop-1`` of a reinforcement step; (mean loss, mean metric) of the chunk.
 
@@ -167,22 +167,22 @@ def rl_chunk(ctx: Context, nets: NetSet, make: Callable[..., Table], start: int,
     losses: list[float] = []
     scores: list[float] = []
     for first in range(start, stop, ctx.batch_deals):
-        tables = []
+        batch = []
         for i in range(first, min(stop, first + ctx.batch_deals)):
-            table = make(ctx, nets, rng, i, epsilon(ctx, i, total))
+            deal = make(ctx, nets, rng, i, epsilon(ctx, i, total))
             if ctx.engine == "scalar":
-                facts = play_deal(table[0], table[1], rng)
-                for s, learn in table[2].items():
-                    collect(table[1][s], facts[s], learn, samples)
-                scores.append(metric(facts, table))
+                facts = play_deal(deal[0], deal[1], rng)
+                for s, learn in deal[2].items():
+                    collect(deal[1][s], facts[s], learn, samples)
+                scores.append(metric(facts, deal))
             else:
-                for brain in table[1]:
+                for brain in deal[1]:
                     brain.new_deal(rng)
-                tables.append(table)
-        if tables:
-            played = play_batch(nets, VectorDeals.from_deals([t[0] for t in tables]), Seats.of([t[1] for t in tables]))
-            collect_batch(played, [t[2] for t in tables], samples)
-            scores.extend(metric(played.facts[k], t) for k, t in enumerate(tables))
+                batch.append(deal)
+        if batch:
+            played = play_batch(nets, VectorDeals.from_deals([d[0] for d in batch]), Seats.of([d[1] for d in batch]))
+            collect_batch(played, [d[2] for d in batch], samples)
+            scores.extend(metric(played.facts[k], d) for k, d in enumerate(batch))
         losses.extend(train_samples(nets, samples, replay, ctx, rng).values())
         progress(min(stop, first + ctx.batch_deals) - first)
     return float(np.mean(losses)) if losses else float("nan"), float(np.mean(scores))
@@ -222,7 +222,7 @@ def moon_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first
     moon seat's dealt hand), ``labels``, ``attempt`` (its points when it plays the moon style) and,
     with ``counterfactual``, ``normal`` (its points when it plays the same deal the normal way —
     what the calibrated threshold compares; NaN otherwise)."""
-    deals, tables = [], []
+    deals, seatings = [], []
     for i in range(first, stop):
         seat = i % 4
         deal = moon_deal(ctx.rules, rng, nets, seat, filtered)
@@ -231,8 +231,8 @@ def moon_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first
             for brain in seats:
                 brain.new_deal(rng)
             deals.append(deal)
-            tables.append(seats)
-    played = play_batch(nets, VectorDeals.from_deals(deals), Seats.of(tables))
+            seatings.append(seats)
+    played = play_batch(nets, VectorDeals.from_deals(deals), Seats.of(seatings))
     step = 2 if counterfactual else 1
     t = np.arange(0, len(deals), step)
     moon_seat = np.arange(first, stop) % 4
@@ -246,7 +246,7 @@ def moon_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first
 def breaker_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, first: int,
                         stop: int) -> dict[str, np.ndarray]:
     """:func:`breaker_labels` for deals ``first..stop-1`` at once on the batched engine, in the same order."""
-    deals, tables, shooters = [], [], []
+    deals, seatings, shooters = [], [], []
     for i in range(first, stop):
         shooter = i % 4
         deal = moon_deal(ctx.rules, rng, nets, shooter, True)
@@ -254,14 +254,14 @@ def breaker_label_batch(ctx: Context, nets: NetSet, rng: np.random.Generator, fi
         for brain in seats:
             brain.new_deal(rng)
         deals.append(deal)
-        tables.append(seats)
+        seatings.append(seats)
         shooters.append(shooter)
-    played = play_batch(nets, VectorDeals.from_deals(deals), Seats.of(tables))
-    table, seat, rows, holder = played.threats
-    keep = seat != np.array(shooters, dtype=np.intp)[table] if len(table) else np.zeros(0, bool)
-    order = np.lexsort((seat[keep], table[keep]))  # the scalar order: table by table, seat by seat
-    table, seat, rows, holder = table[keep][order], seat[keep][order], rows[keep][order], holder[keep][order]
-    labels = np.array([played.facts[t][s].moon_shooter == h for t, s, h in zip(table, seat, holder)], np.float32)
+    played = play_batch(nets, VectorDeals.from_deals(deals), Seats.of(seatings))
+    which, seat, rows, holder = played.threats
+    keep = seat != np.array(shooters, dtype=np.intp)[which] if len(which) else np.zeros(0, bool)
+    order = np.lexsort((seat[keep], which[keep]))  # the scalar order: deal by deal, seat by seat
+    which, seat, rows, holder = which[keep][order], seat[keep][order], rows[keep][order], holder[keep][order]
+    labels = np.array([played.facts[d][s].moon_shooter == h for d, s, h in zip(which, seat, holder)], np.float32)
     return {"rows": rows.reshape(-1, 52), "labels": labels}
 
 
@@ -366,14 +366,14 @@ def breaker_points(ctx: Context, nets: NetSet, seed: Sequence[int], deals: int, 
     rng = np.random.default_rng(list(seed))
     base = [random_deal(ctx.rules, rng) for _ in range(deals)]
     focal = np.arange(deals) % 4
-    tables = []
+    seatings = []
     for i in range(deals):
         seats = brains(nets, [None] * 4, [0.0] * 4)
         for brain in seats:
             brain.new_deal(rng)  # no exploration: the draws are not used
         seats[focal[i]].breaker_threshold = threshold
-        tables.append(seats)
-    played = play_batch(nets, VectorDeals.from_deals(base), Seats.of(tables))
+        seatings.append(seats)
+    played = play_batch(nets, VectorDeals.from_deals(base), Seats.of(seatings))
     return float(played.points[np.arange(deals), focal].mean())
 
 

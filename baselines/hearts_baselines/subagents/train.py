@@ -107,7 +107,8 @@ class Step:
     of ``--moon-samples`` / ``--breaker-samples``."""
     kind: str
     """``rl``, ``decide_moon`` or ``decide_breaker``."""
-    table: Callable[..., S.Table] | None = None
+    make_deal: Callable[..., S.TrainingDeal] | None = None
+    """Reinforcement steps: the maker of their training deals (:mod:`.steps`)."""
     net: str = ""
     options: tuple[bool, bool] = (False, False)
     """Decision steps on moon hands: (random passes, filtered deals)."""
@@ -116,15 +117,15 @@ class Step:
 
 
 STEPS = (
-    Step("play", "play_normal", 1.0, "rl", S.normal_table({"play_normal"}, random_passes=True)),
-    Step("play", "play_moon", 0.5, "rl", S.moon_table({"play_moon"}, random_passes=True, filtered=False)),
+    Step("play", "play_normal", 1.0, "rl", S.normal_deals({"play_normal"}, random_passes=True)),
+    Step("play", "play_moon", 0.5, "rl", S.moon_deals({"play_moon"}, random_passes=True, filtered=False)),
     Step("decide", "decide_moon_early", 0.1, "decide_moon", net="decide_moon", options=(True, False)),
-    Step("pass", "pass_normal", 0.5, "rl", S.normal_table({"pass_normal"}, random_passes=False)),
-    Step("pass", "pass_moon", 0.25, "rl", S.moon_table({"pass_moon"}, random_passes=False, filtered=True)),
-    Step("finetune", "finetune_normal", 0.75, "rl", S.normal_table({"pass_normal", "play_normal"}, False)),
-    Step("finetune", "finetune_moon", 0.4, "rl", S.moon_table({"pass_moon", "play_moon"}, False, True)),
+    Step("pass", "pass_normal", 0.5, "rl", S.normal_deals({"pass_normal"}, random_passes=False)),
+    Step("pass", "pass_moon", 0.25, "rl", S.moon_deals({"pass_moon"}, random_passes=False, filtered=True)),
+    Step("finetune", "finetune_normal", 0.75, "rl", S.normal_deals({"pass_normal", "play_normal"}, False)),
+    Step("finetune", "finetune_moon", 0.4, "rl", S.moon_deals({"pass_moon", "play_moon"}, False, True)),
     Step("finetune", "decide_moon", 1.0, "decide_moon", net="decide_moon", options=(False, False), calibrate=True),
-    Step("finetune", "play_breaker", 0.4, "rl", S.breaker_table),
+    Step("finetune", "play_breaker", 0.4, "rl", S.breaker_deal),
     Step("finetune", "decide_breaker", 1.0, "decide_breaker", net="decide_breaker", calibrate=True),
 )
 """One round of the pipeline; ``--repeats`` runs it again from the previous round's networks."""
@@ -198,7 +199,7 @@ def run_step(out: Path, index: int, args: Args, ctx: S.Context, labeller: Labell
         start, stop = info["done"], min(total, info["done"] + size)
         if step.kind == "rl":
             rng = np.random.default_rng([args.seed, index, start])
-            loss, score = S.rl_chunk(ctx, nets, step.table, start, stop, total, rng, bar.update,  # type: ignore[arg-type]
+            loss, score = S.rl_chunk(ctx, nets, step.make_deal, start, stop, total, rng, bar.update,  # type: ignore[arg-type]
                                      replay)
             if np.isnan(score):
                 mine, others = versus(nets, "heuristic", args.eval_deals, seed=args.seed, rules=args.rules,

@@ -388,9 +388,9 @@ def choose(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leader: int,
     return best
 
 
-def choose_tables(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leader: np.ndarray, trick: np.ndarray,
-                  legal: np.ndarray, which: np.ndarray, P: tuple, out: np.ndarray) -> None:
-    """:func:`choose` at every table ``i`` with ``which[i]`` (rows of the vector engine's arrays)."""
+def choose_rows(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leader: np.ndarray, trick: np.ndarray,
+                legal: np.ndarray, which: np.ndarray, P: tuple, out: np.ndarray) -> None:
+    """:func:`choose` at every row ``i`` of the batched engine's arrays with ``which[i]``."""
     for i in range(hands.shape[0]):
         if which[i]:
             out[i] = choose(hands[i].copy(), dealt[i], taken[i].copy(), np.int64(leader[i]), trick[i],
@@ -416,8 +416,8 @@ def td_update(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leaders: 
     return error
 
 
-def td_tables(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leaders: np.ndarray, counts: np.ndarray,
-              seats: np.ndarray, rewards: np.ndarray, lam: float, P: tuple) -> float:
+def td_episodes(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leaders: np.ndarray, counts: np.ndarray,
+                seats: np.ndarray, rewards: np.ndarray, lam: float, P: tuple) -> float:
     """:func:`td_update` for each recorded episode ``e`` (arrays indexed [e, t, ...]; ``counts[e]``
     positions, learner ``seats[e]``, ``rewards[e]``), in order."""
     error = 0.0
@@ -427,7 +427,7 @@ def td_tables(hands: np.ndarray, dealt: np.ndarray, taken: np.ndarray, leaders: 
 
 
 _NAMES = ("popcount", "lowest", "highest", "atoms", "binomial", "visit", "linear", "task_points", "bounds",
-          "final_points", "value", "root_values", "choose", "choose_tables", "td_update", "td_tables")
+          "final_points", "value", "root_values", "choose", "choose_rows", "td_update", "td_episodes")
 
 
 @functools.cache

@@ -1,7 +1,7 @@
 """Train paper 004's learners: ``python -m hearts_baselines.tdlambda.train``.
 
-Deals of ``sturtevant(moon=off)`` (the paper's training rules) on the batched engine, ``--tables``
-at a time. The learning seat plays max^n to the end of the trick with its own model (every seat
+Deals of ``sturtevant(moon=off)`` (the paper's training rules) on the batched engine, ``--rows``
+at a time (one deal per row). The learning seat plays max^n to the end of the trick with its own model (every seat
 valued from its own perspective, perfect information, as in the paper's training); the others are
 ``heuristic`` (our stand-in for the paper's expert program PIE, which is not available) or, with
 ``--opponents self``, the same search with the same model. After each deal every learning seat's
@@ -61,7 +61,7 @@ class Args:
     hearts_model: Path | None = arg(None, "full: the trained hearts model (default <out>/hearts.npz)")
     keep_q: int = arg(10000, "full: q features kept (paper 10,000)")
     keep_hearts: int = arg(2000, "full: hearts features kept (paper 2,000)")
-    tables: int = arg(64, "deals played at once (default 64)")
+    rows: int = arg(64, "deals played at once, one per row of the batch (default 64)", deprecated=("--tables",))
     curve_every: int = 1024
     eval_deals: int = arg(512, "self-play: deals per check against heuristic")
     resume: bool = arg(False, "continue a killed run from its last save")
@@ -105,8 +105,8 @@ def play(model: Model, size: int, rng: np.random.Generator, opponents: str, lear
         counts[record] += 1
         searching = live if selfplay else live & (deals.current == seats)
         cards = np.full(size, -1, np.int64) if selfplay else deals.policy_actions(opponents)
-        k.choose_tables(deals.hands.view(np.int64), dealt, deals.taken.view(np.int64), deals.leader,
-                        deals.trick, deals.legal_masks().view(np.int64), searching, P, cards)
+        k.choose_rows(deals.hands.view(np.int64), dealt, deals.taken.view(np.int64), deals.leader,
+                      deals.trick, deals.legal_masks().view(np.int64), searching, P, cards)
         deals.step(cards)
     points = task_points(deals.taken, model.task)
     if learn:
@@ -115,8 +115,8 @@ def play(model: Model, size: int, rng: np.random.Generator, opponents: str, lear
             learners = np.tile(np.arange(4), size)
         else:
             episodes, learners = np.arange(size), seats.astype(np.int64)
-        k.td_tables(hands[episodes], dealt[episodes], taken[episodes], leaders[episodes], counts[episodes],
-                    learners, points[episodes, learners].astype(np.float64), LAMBDA, P)
+        k.td_episodes(hands[episodes], dealt[episodes], taken[episodes], leaders[episodes], counts[episodes],
+                      learners, points[episodes, learners].astype(np.float64), LAMBDA, P)
     return {"seats": seats, "points": points}
 
 
@@ -127,22 +127,24 @@ def learner_and_others(result: dict[str, np.ndarray]) -> tuple[float, float]:
     return float(mine.mean()), float((points.sum(axis=1) - mine).mean() / 3)
 
 
-def train(model: Model, deals: int, seed: int, out: Path, opponents: str = "heuristic", tables: int = 64,
+def train(model: Model, deals: int, seed: int, out: Path, opponents: str = "heuristic", rows: int = 64,
           curve_every: int = 1000, eval_deals: int = 500, resume: bool = False, quiet: bool = False) -> Model:
-    """Train ``model`` in place for ``deals`` deals (see the module docstring); returns it."""
+    """Train ``model`` in place for ``deals`` deals, ``rows`` at a time (see the module docstring); returns it.
+    A run saved before ``rows`` had its name (its state says ``tables``) resumes as well."""
     if opponents not in ("heuristic", "self"):
         raise ValueError(f"opponents must be 'heuristic' or 'self', got {opponents!r}")
-    if deals < 1 or tables < 1 or curve_every < tables or curve_every % tables:
-        raise ValueError(f"need deals >= 1, tables >= 1 and curve_every a multiple of tables; got deals={deals}, "
-                         f"tables={tables}, curve_every={curve_every}")
+    if deals < 1 or rows < 1 or curve_every < rows or curve_every % rows:
+        raise ValueError(f"need deals >= 1, rows >= 1 and curve_every a multiple of rows; got deals={deals}, "
+                         f"rows={rows}, curve_every={curve_every}")
     rng = np.random.default_rng(seed)
     state_path, curve_path = out.with_suffix(".state.json"), out.with_suffix(".curve.jsonl")
     done = 0
     if resume and state_path.exists():
         state = json.loads(state_path.read_text())
-        if state["seed"] != seed or state["opponents"] != opponents or state["tables"] != tables:
+        saved_rows = state["rows"] if "rows" in state else state["tables"]  # "tables": saved before the rename
+        if state["seed"] != seed or state["opponents"] != opponents or saved_rows != rows:
             raise ValueError(f"{state_path} is a run with seed {state['seed']}, opponents {state['opponents']!r}, "
-                             f"tables {state['tables']}: resume it with the same settings")
+                             f"rows {saved_rows}: resume it with the same settings")
         model.weights[:] = Model.load(out).weights
         rng.bit_generator.state = state["rng"]
         done = state["deals"]
@@ -151,15 +153,15 @@ def train(model: Model, deals: int, seed: int, out: Path, opponents: str = "heur
     start = time.perf_counter()
     window: list[tuple[float, float]] = []
     while done < deals:
-        result = play(model, tables, rng, opponents, learn=True)
-        done += tables
+        result = play(model, rows, rng, opponents, learn=True)
+        done += rows
         window.append(learner_and_others(result))
         if done % curve_every == 0 or done >= deals:
             row: dict[str, Any] = {"deals": done, "seconds": round(time.perf_counter() - start, 1)}
             if opponents == "self":
                 check = np.random.default_rng([seed, done])
-                scores = [learner_and_others(play(model, tables, check, "heuristic", learn=False))
-                          for _ in range(max(1, eval_deals // tables))]
+                scores = [learner_and_others(play(model, rows, check, "heuristic", learn=False))
+                          for _ in range(max(1, eval_deals // rows))]
                 row["learner"], row["opponents"] = np.mean(scores, axis=0).round(3).tolist()
                 row["versus"] = "heuristic"
             else:
@@ -169,7 +171,7 @@ def train(model: Model, deals: int, seed: int, out: Path, opponents: str = "heur
             with curve_path.open("a") as f:
                 f.write(json.dumps(row) + "\n")
             model.save(out)
-            state_path.write_text(json.dumps({"seed": seed, "opponents": opponents, "tables": tables, "deals": done,
+            state_path.write_text(json.dumps({"seed": seed, "opponents": opponents, "rows": rows, "deals": done,
                                               "rng": rng.bit_generator.state}))
             if not quiet:
                 print(json.dumps(row), file=sys.stderr, flush=True)
@@ -189,7 +191,7 @@ def full_model(q: Model, hearts: Model, keep_q: int, keep_hearts: int) -> Model:
 def main(argv: list[str] | None = None) -> None:
     args = parse(Args, argv, __doc__)
     defaults = {"q": 60_032, "hearts": 30_016, "full": 40_960}
-    run: dict[str, Any] = dict(tables=args.tables, curve_every=args.curve_every, eval_deals=args.eval_deals,
+    run: dict[str, Any] = dict(rows=args.rows, curve_every=args.curve_every, eval_deals=args.eval_deals,
                                resume=args.resume)
     orders = parse_orders(args.orders)
     args.out.mkdir(parents=True, exist_ok=True)
