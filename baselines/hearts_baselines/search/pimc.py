@@ -14,7 +14,10 @@ in one call; any other agent spec works, slowly), ``rank`` the ranking agent spe
 An agent that plays batches (:class:`~hearts_baselines.search_common.BatchPolicy`, e.g. paper 003's
 network ``dutchnn``) also rolls out on the batched engine: the thesis's rollout agent is
 ``pimc(n=200, m=8, policy='dutchnn(brain=strongman)', rank='dutchnn(brain=strongman)')``.
-``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. Passing is delegated
+``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
+how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
+``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
+``proposals`` worlds (default 4·``n``) and resamples ``n`` of them by those weights. Passing is delegated
 to ``passing`` (default ``heuristic``). After each search, ``last_values`` maps every candidate card to
 its mean points for the seat (what search data records, :mod:`hearts_baselines.apprentice.data`).
 
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from hearts_baselines.search import beliefs
 from hearts_baselines.search_common import (
     Budget,
     SearchAgent,
@@ -43,6 +47,7 @@ from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.cards import iter_cards
 from hearts_env.rules import Rules
+from hearts_env.vector import VectorDeals, policy_name
 from hearts_env.worlds import sample_world_batch, sample_worlds
 
 
@@ -52,8 +57,20 @@ class PIMCAgent(SearchAgent):
     name = "pimc"
 
     def __init__(self, n: int = 300, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
-                 time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto"):
+                 time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
+                 belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None):
         super().__init__(passing)
+        self.belief, self.epsilon, self.proposals = belief, epsilon, proposals
+        self._model = None
+        if belief is not None:
+            beliefs.check_model(belief, epsilon)
+            if proposals is not None:
+                check_count("proposals (worlds drawn before resampling)", proposals)
+            if not (policy_name(policy) is not None and batched(policy, backend)) and batch_policy(policy) is None:
+                raise ValueError(f"belief={belief!r} needs rollouts on the batched engine; policy={policy!r} "
+                                 "plays them one deal at a time")
+            self._model = (beliefs.heuristic_model(epsilon) if belief == "heuristic"
+                           else beliefs.apprentice_model(epsilon))
         check_budget(n, time_limit, unit="n (rollouts per candidate)")
         if m is not None:
             check_count("m (candidates at most, or None: all)", m)
@@ -64,6 +81,7 @@ class PIMCAgent(SearchAgent):
         self.rollout_agent = batch_policy(policy)
         self._agents: dict = {}
         self.last_values: dict[int, float] = {}  # card -> mean points of the seat after it, at the last search
+        self.last_effective_worlds: float | None = None  # with a belief: the weights' effective sample size
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         super().reset(rules, seat, seed)
@@ -103,7 +121,7 @@ class PIMCAgent(SearchAgent):
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
         k = len(cards)
         if self.rollout_agent is not None or batched(self.policy, self.backend):
-            batch = sample_world_batch(view, self.rng, n, self.backend).take(np.tile(np.arange(n), k))
+            batch = self.worlds(view, n).take(np.tile(np.arange(n), k))
             batch.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
             points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng)
         else:
@@ -116,3 +134,12 @@ class PIMCAgent(SearchAgent):
                     starts.append(start)
             points = rollout_points(starts, self.policy, self.rng, self._agents, self.backend)
         return points[:, view.seat].reshape(k, n).mean(axis=1)
+
+    def worlds(self, view: SeatView, n: int) -> VectorDeals:
+        """``n`` worlds the seat cannot rule out: uniform, or resampled by the belief's weights."""
+        if self._model is None:
+            return sample_world_batch(view, self.rng, n, self.backend)
+        drawn = sample_world_batch(view, self.rng, self.proposals or 4 * n, self.backend)
+        log_weights = beliefs.play_log_likelihoods(view, drawn, self._model, self.rng)
+        self.last_effective_worlds = beliefs.effective_size(log_weights)
+        return drawn.take(beliefs.resample(log_weights, n, self.rng))
