@@ -212,15 +212,15 @@ def test_the_ppo_evaluation_measures_the_margin_against_heuristic():
     """The trainer's evaluation: heuristic's points per seat minus the learner's. A learner that plays what
     heuristic plays comes out level (within noise; the deals are seeded, so this is exact and repeatable),
     a random learner far behind, as in the arena."""
-    from hearts_baselines.apprentice import evaluation
+    from hearts_baselines.apprentice.agent import margin_vs_heuristic
 
     def heuristic(deals, obs, masks):
         return deals.policy_actions("heuristic")
 
-    clone, se = evaluation.margin_vs_heuristic(heuristic, 512, seed=0)
+    clone, se = margin_vs_heuristic(heuristic, 512, seed=0)
     assert abs(clone) < 3 * se
     rng = np.random.default_rng(0)
-    chance, _ = evaluation.margin_vs_heuristic(lambda deals, obs, masks: deals.random_actions(rng), 256, seed=0)
+    chance, _ = margin_vs_heuristic(lambda deals, obs, masks: deals.random_actions(rng), 256, seed=0)
     assert chance < -5
 
 

@@ -216,6 +216,28 @@ def test_every_baselines_package_has_a_layer_and_imports_only_earlier_layers():
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("package", ["apprentice", "learned"])
+def test_a_baselines_package_lists_its_modules_each_importing_only_those_above_it(package: str):
+    """The package's docstring names every module of the package (``:mod:`.name```) in an order in which
+    each imports (at module level or inside a function) only modules named before it: the imports inside a
+    package run one way (docs/subagents.md's table holds subagents to the same, tests/test_subagents.py)."""
+    folder = BASELINES / package
+    order = list(dict.fromkeys(re.findall(r":mod:`\.(\w+)`", (folder / "__init__.py").read_text())))
+    assert sorted(order) == sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    prefix = f"hearts_baselines.{package}."
+    for k, module in enumerate(order):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse((folder / f"{module}.py").read_text())):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = prefix + (node.module or "") if node.level == 1 else node.module or ""
+                names.add(base)
+                names.update(f"{base.rstrip('.')}.{alias.name}" for alias in node.names)
+        used = {name.removeprefix(prefix).split(".")[0] for name in names if name.startswith(prefix)}
+        assert used <= set(order[:k]), (module, sorted(used - set(order[:k])))
+
+
 DOC_TEXT = """
 ```
 cards → rules → engine → agents, worlds → vector → arena

@@ -9,12 +9,18 @@ legal card whose predicted points for the seat are fewest. No torch is needed to
 is three matrix products (about 0.1 ms). :meth:`ApprenticeAgent.act_batch` plays every row of a
 :class:`~hearts_env.vector.VectorDeals` in one call, so ``pimc(policy='apprentice')`` rolls out with
 it on the batched engine.
+
+:func:`margin_vs_heuristic` is the trainers' quick measure of strength: one learner seat against three
+``heuristic`` on the vector env. Not the arena's duplicate protocol (each deal is played once, the learner's
+seat and the pass direction drawn per deal): a cheap, seeded learning curve. Claims are measured in the
+arena (docs/learned.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +34,7 @@ from hearts_env.vector.encoders import make_batch_encoder
 
 BUNDLED = Path(__file__).resolve().parent.parent / "weights" / "apprentice.npz"
 HEADS = ("policy", "q")
+RULES = "standard(game=deal)"  # the trainers' rules: one deal per episode
 
 
 def legal_matrix(masks: np.ndarray, n: int) -> np.ndarray:
@@ -90,3 +97,31 @@ class ApprenticeAgent(Agent):
         legal = legal_matrix(sub.legal_masks(), deals.rules.deck_obj.size)
         cards[live] = choose(self.net, x, legal, self.head)
         return cards
+
+
+def margin_vs_heuristic(learner: Callable[[Any, np.ndarray, np.ndarray], np.ndarray], deals: int, seed: int,
+                        envs: int = 256) -> tuple[float, float]:
+    """(mean margin, its standard error) of a learner in one seat against three ``heuristic`` over ``deals``
+    seeded deals (seat and pass direction drawn) played ``envs`` at a time: heuristic's mean points per seat
+    minus the learner's, per deal. ``learner(deals, obs, masks)`` gives the learner's card in every row of the
+    batch ``deals`` (:class:`VectorDeals`)."""
+    from hearts_env.vector.env import HeartsVectorEnv
+
+    env = HeartsVectorEnv(num_envs=min(envs, deals), rules=RULES, opponents="heuristic", seat="random")
+    obs, info = env.reset(seed=seed)
+    margins: list[float] = []
+    while len(margins) < deals:
+        actions = learner(env.deals, obs, info["action_mask"])
+        seats = env.seats.astype(np.intp).copy()
+        obs, _, term, _, info = env.step(actions)
+        if term.any():
+            pts = info["points"][term].astype(float)
+            me = pts[np.arange(len(pts)), seats[term]]
+            margins.extend(((pts.sum(axis=1) - me) / 3 - me).tolist())
+    m = np.asarray(margins[:deals])
+    return float(m.mean()), float(m.std(ddof=1) / np.sqrt(len(m)))
+
+
+def greedy_margin(net: NumpyNet, deals: int, seed: int) -> tuple[float, float]:
+    """:func:`margin_vs_heuristic` of ``net``'s greedy policy."""
+    return margin_vs_heuristic(lambda _, obs, masks: choose(net, obs, masks, "policy"), deals, seed)

@@ -9,11 +9,17 @@ Play and batched inference run in NumPy (:class:`NumpyNet`, no torch needed, flo
 same layers in torch (:func:`torch_net`, the ``train`` extra). Weights travel as one ``.npz`` of format
 ``apprentice-1`` (arrays ``w0, b0, w1, b1, …, wp, bp, wq, bq, wv, bv`` beside a JSON header:
 :mod:`hearts_baselines.weightfiles`).
+
+Every trainer (warm start, PPO, exploiter) writes the same files in its run folder: ``checkpoint.pt`` (what
+``--resume`` continues from; :func:`begin`, :func:`checkpoint`), ``metrics.jsonl`` (a line per epoch or
+iteration, as it ends; :func:`log_metrics`), and at the end ``apprentice.npz`` (the weights) and
+``summary.json`` (the settings and the last metrics; :func:`finish`).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +136,45 @@ def load_into(net: Any, weights: NumpyNet) -> None:
         for suffix, m in _linears(net):
             m.weight.copy_(torch.from_numpy(params[f"w{suffix}"].T.copy()))
             m.bias.copy_(torch.from_numpy(params[f"b{suffix}"]))
+
+
+def as_torch(weights: NumpyNet) -> Any:
+    """A :func:`torch_net` of ``weights``' shape holding their values (the warm start of PPO and of the exploiter)."""
+    hidden = tuple(int(h) for h in weights.meta["hidden"])
+    net = torch_net(weights.hidden[0][0].shape[0], hidden, weights.heads["p"][0].shape[1])
+    load_into(net, weights)
+    return net
+
+
+def begin(folder: Path, resume: bool) -> dict[str, Any] | None:
+    """Make ``folder``; return the checkpoint's state when resuming from one, else None (a fresh run: the
+    metrics of an earlier run there are removed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if resume and (folder / "checkpoint.pt").exists():
+        import torch
+
+        return torch.load(folder / "checkpoint.pt", weights_only=False)
+    (folder / "metrics.jsonl").unlink(missing_ok=True)
+    return None
+
+
+def checkpoint(folder: Path, state: dict[str, Any]) -> None:
+    import torch
+
+    torch.save(state, folder / "checkpoint.pt")
+
+
+def log_metrics(folder: Path, row: dict[str, Any], echo: bool) -> None:
+    with open(folder / "metrics.jsonl", "a") as f:
+        f.write(json.dumps(row) + "\n")
+    if echo:
+        print(json.dumps(row), flush=True)
+
+
+def finish(folder: Path, weights: NumpyNet) -> dict[str, Any]:
+    """Write the weights and ``summary.json`` (their metadata and the last metrics line); return the summary."""
+    weights.save(folder / "apprentice.npz")
+    metrics = [json.loads(line) for line in (folder / "metrics.jsonl").read_text().splitlines()]
+    summary = {**weights.meta, "final": metrics[-1] if metrics else None}
+    (folder / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary

@@ -38,9 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from hearts_baselines.apprentice.evaluation import RULES, greedy_margin
-from hearts_baselines.apprentice.net import SCALE, NumpyNet, load_into, to_numpy, torch_net
-from hearts_baselines.apprentice.runfiles import begin, checkpoint, finish, log_metrics
+from hearts_baselines.apprentice.agent import RULES, greedy_margin
+from hearts_baselines.apprentice.net import SCALE, NumpyNet, as_torch, begin, checkpoint, finish, log_metrics, to_numpy
 from hearts_baselines.run_args import arg, parse
 from hearts_env.vector.env import HeartsVectorEnv
 
@@ -147,9 +146,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_r
     folder = Path(out)
     state = begin(folder, resume)
     start_net = NumpyNet.load(init)
-    hidden = tuple(int(h) for h in start_net.meta["hidden"])
-    net = torch_net(start_net.hidden[0][0].shape[0], hidden, start_net.heads["p"][0].shape[1])
-    load_into(net, start_net)
+    net = as_torch(start_net)
     opt = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
     pool: list[NumpyNet] = [start_net]
     first = 0

@@ -9,7 +9,7 @@ order of a deal's spread). Adam, cosine-decayed learning rate, minibatches drawn
 The deals with index ≡ 0 (mod 20) are held out: per epoch, ``metrics.jsonl`` records the held-out
 agreement with the searcher (playing and passing), the ``q`` head's agreement (its argmin) and
 errors, and the greedy policy's margin against three ``heuristic`` over ``--eval-deals`` seeded deals
-(:mod:`hearts_baselines.apprentice.evaluation`).
+(:func:`hearts_baselines.apprentice.agent.margin_vs_heuristic`).
 A checkpoint (network + optimizer + epoch) is written after every epoch and ``--resume``
 continues from it; the end writes ``apprentice.npz`` (:class:`~hearts_baselines.apprentice.net.NumpyNet`).
 Same data, seed and thread count → same weights.
@@ -26,9 +26,8 @@ from typing import Any
 import numpy as np
 
 from hearts_baselines.apprentice import data as D
-from hearts_baselines.apprentice.evaluation import greedy_margin
-from hearts_baselines.apprentice.net import SCALE, as_float, to_numpy, torch_net
-from hearts_baselines.apprentice.runfiles import begin, checkpoint, finish, log_metrics
+from hearts_baselines.apprentice.agent import greedy_margin
+from hearts_baselines.apprentice.net import SCALE, as_float, begin, checkpoint, finish, log_metrics, to_numpy, torch_net
 from hearts_baselines.run_args import arg, parse
 from hearts_env.engine import Phase
 from hearts_env.rules import make_rules

@@ -8,16 +8,22 @@ A checkpoint is ``NAME.zip`` (an SB3 model) beside ``NAME.json``::
 :func:`verify` refuses a file whose checksum does not match (corrupted or replaced), whose format
 is unknown, or that was made by another major.minor version of hearts-env (observations and
 action ids may differ), each with a message naming the file and what to do.
+
+The bundled weights are checkpoints in ``hearts_baselines/weights`` (:func:`bundled`); maintainers make
+one from a trained checkpoint with this module's command (:func:`main`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import hearts_env
+from hearts_baselines.run_args import arg, parse
 
 FORMAT = 1
 WEIGHTS_DIR = Path(__file__).resolve().parent.parent / "weights"
@@ -104,3 +110,37 @@ def _load(path: str | Path, algo: Any, kind: str) -> Any:
     else:
         raise CheckpointError(f"{path}: unknown algo {algo!r} in its metadata (MaskablePPO or DQN)")
     return cls.load(str(path), device="cpu")
+
+
+@dataclass
+class Args:
+    checkpoint: str = arg(help="a verified checkpoint (.zip beside its .json)", positional=True)
+    name: str = arg(help="bundle name: the agent's default weights (ppo, dqn)")
+    note: str = arg("", "provenance: how it was trained, how long")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Copy a trained checkpoint into the package as bundled weights (maintainers' tool).
+
+        python -m hearts_baselines.learned.checkpoints runs/ppo/latest.zip --name ppo \\
+            --note "trained 58 min on 2 cores: python -m hearts_baselines.learned.train_ppo ..."
+
+    The checkpoint is verified first; only its policy network is kept (no optimizer state or rollout
+    settings: a third of the size), saved as ``weights/NAME.zip`` beside ``weights/NAME.json`` (its
+    metadata with ``"kind": "policy"``, the note, and the checksum recomputed).
+    """
+    args = parse(Args, argv, inspect.cleandoc(main.__doc__ or ""))
+    meta = verify(args.checkpoint)
+    target = WEIGHTS_DIR / f"{args.name}.zip"
+    WEIGHTS_DIR.mkdir(exist_ok=True)
+    load_model(args.checkpoint, meta).policy.save(target)
+    fields = {k: v for k, v in meta.items() if k not in ("format", "hearts_env", "sha256")}
+    fields["kind"] = "policy"
+    if args.note:
+        fields["note"] = args.note
+    out = write_metadata(target, **fields)
+    print(f"bundled {target} ({target.stat().st_size / 1024:.0f} KiB) with {out.name}: {json.dumps(fields)[:200]}")
+
+
+if __name__ == "__main__":
+    main()
