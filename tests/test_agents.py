@@ -10,6 +10,7 @@ from hearts_env.agents.basic import GreedyAgent, HeuristicAgent
 from hearts_env.cards import card_id, iter_cards
 from hearts_env.engine import Deal
 from hearts_env.rules import make_rules
+from hearts_env.tables import tables_of
 from hearts_env.views import SeatView
 
 
@@ -128,6 +129,18 @@ def test_heuristic_keeps_hearts_off_a_moon_shooter():
     view = SeatView.of(deal, 3)
     assert _act(HeuristicAgent(), view) == card_id("TD")  # not K♥: no more points for the shooter
     assert _act(HeuristicAgent(moon_alarm=14), view) == card_id("KH")  # below the alarm: dump the heart
+
+
+def test_heuristic_with_chase_goes_for_the_moon_once_it_alone_holds_enough_points():
+    deal = _deal_with({0: "2S", 1: "AS AC", 2: "QS 2C", 3: "3S"}, dealer=3)
+    deal.apply_all(["2S", "AS", "QS", "3S"])  # seat 1 takes Q♠: 13 points, nobody else has any
+    view = SeatView.of(deal, 1)
+    c = tables_of(view.rules)
+    default = _act(HeuristicAgent(), view)
+    chasing = _act(HeuristicAgent(chase=13), view)
+    assert c.rank_of(default) < c.rank_of(chasing) == max(c.rank_of(card) for card in iter_cards(view.legal))
+    assert _act(HeuristicAgent(chase=14), view) == default  # fewer points than the chase: plays as ever
+    assert _act(HeuristicAgent(chase=13, shoot=False), view) == chasing  # whatever the hand
 
 
 class FakeMaskablePPO:

@@ -134,3 +134,36 @@ def test_pimc_with_a_belief_plays_a_whole_deal_and_repeats_its_seed(spec):
         picks.add(agent.act(view))
         assert 1 <= agent.last_effective_worlds <= (agent.proposals or 4 * agent.n)
     assert len(picks) == 1
+
+
+def test_rollouts_with_the_seat_apart_are_the_rollouts_when_both_policies_are_the_same():
+    from hearts_baselines.search_common import rollout_batch, rollout_seat_apart
+    from hearts_env.vector import VectorDeals
+
+    fresh = VectorDeals.random("standard", 64, np.random.default_rng(0))
+    same = rollout_seat_apart(fresh.take(np.arange(64)), 2, "heuristic", "heuristic", np.random.default_rng(2))
+    assert np.array_equal(same, rollout_batch(fresh.take(np.arange(64)), "heuristic", np.random.default_rng(3)))
+    chasing = rollout_seat_apart(fresh.take(np.arange(64)), 2, "heuristic", "heuristic(chase=1, moon_alarm=99)",
+                                 np.random.default_rng(2))
+    assert not np.array_equal(chasing, same)  # the other seats go for the moon: the deals end otherwise
+
+
+@pytest.mark.parametrize(("spec", "named"), [
+    ("pimc(opponents='random')", "opponents='random' needs opponents='random' to be greedy or heuristic"),
+    ("pimc(policy='random', opponents='heuristic')", "needs policy='random' to be greedy or heuristic"),
+    ("pimc(opponents='heuristic(chase=-1)')", "chase must be a number of points"),
+])
+def test_bad_rollout_opponents_are_refused_when_the_agent_is_built(spec, named):
+    with pytest.raises(ValueError, match=named):
+        make_agent(spec)
+
+
+def test_pimc_with_the_same_opponents_as_its_policy_plays_as_pimc():
+    deal = _played("standard", 21, 14)
+    view = SeatView.of(deal, deal.current)
+    picks = []
+    for spec in ("pimc(n=40)", "pimc(n=40, opponents='heuristic')"):
+        agent = make_agent(spec)
+        agent.reset(deal.rules, view.seat, 9)
+        picks.append((agent.act(view), agent.last_values))
+    assert picks[0] == picks[1]

@@ -146,11 +146,11 @@ def _moon_hands(rules, rng):
 
 
 HEURISTIC_SPECS = ["heuristic", "heuristic(moon_alarm=3, shoot=False)", "heuristic(moon_alarm=0)",
-                   "heuristic(moon_alarm=40, shoot=True)"]
+                   "heuristic(moon_alarm=40, shoot=True)", "heuristic(chase=4)", "heuristic(chase=1, shoot=False)"]
 
 
 @pytest.mark.parametrize("preset", ["standard", "openspiel", "dutch", "sturtevant"])
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(len(HEURISTIC_SPECS)))
 def test_vectorized_heuristic_is_the_heuristic_agent(preset, seed):
     """Card for card in every state reached by a mix of heuristic and random play, moon hands included."""
     _check_vectorized_heuristic(_rules(preset, seed), seed, HEURISTIC_SPECS[seed % len(HEURISTIC_SPECS)], 96)
@@ -317,11 +317,12 @@ def test_policies_take_the_agents_parameters_and_refuse_bad_ones():
     from hearts_env.vector import kernel_policy, policy_name
 
     assert kernel_policy("heuristic").params.tolist() == [8, 1]  # the agent's defaults, read from the agent
-    assert kernel_policy("heuristic(moon_alarm=5, shoot=False)").params.tolist() == [5, 0]
+    assert kernel_policy("heuristic(moon_alarm=5, shoot=False)").params.tolist() == [5, 0, 0]
+    assert kernel_policy("heuristic(chase=6)").params.tolist() == [8, 1, 6]
     assert policy_name("heuristic(moon_alarm=5)") == "heuristic" and policy_name("mcts") is None
     for bad in ("heuristic(moon_alarm='x')", "heuristic(moon_alarm=-1)", "heuristic(shoot=1)",
-                "heuristic(moon_alarm=True)"):
-        with pytest.raises(ValueError, match=r"moon_alarm|shoot"):
+                "heuristic(moon_alarm=True)", "heuristic(chase=-1)", "heuristic(chase=True)"):
+        with pytest.raises(ValueError, match=r"moon_alarm|shoot|chase"):
             kernel_policy(bad)
     with pytest.raises(ValueError, match="vectorized policies"):
         kernel_policy("pimc")

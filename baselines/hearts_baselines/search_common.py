@@ -153,6 +153,18 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
     return out
 
 
+def rollout_seat_apart(deals: VectorDeals, seat: int, own: str, others: str, rng: np.random.Generator) -> np.ndarray:
+    """(B, 4) final points after ``seat`` plays by the rule player ``own`` and the other seats by ``others``
+    (``"greedy"`` or ``"heuristic"``, with parameters) in every row, to the end."""
+    seats = np.full(deals.size, seat, np.int8)
+    while True:
+        deals.advance(seats, others, rng)
+        live = ~deals.done
+        if not live.any():
+            return deals.points.astype(np.int64)
+        deals.step(deals.policy_actions(own), only=live)
+
+
 def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator) -> np.ndarray:
     """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
     :class:`BatchPolicy` agent, reset beforehand — plays every row to its end."""

@@ -14,6 +14,9 @@ in one call; any other agent spec works, slowly), ``rank`` the ranking agent spe
 An agent that plays batches (:class:`~hearts_baselines.search_common.BatchPolicy`, e.g. paper 003's
 network ``dutchnn``) also rolls out on the batched engine: the thesis's rollout agent is
 ``pimc(n=200, m=8, policy='dutchnn(brain=strongman)', rank='dutchnn(brain=strongman)')``.
+``opponents`` (default: ``policy``) is the rollout policy of the other three seats when it must differ from the
+seat's own, e.g. ``opponents="heuristic(chase=10)"``: opponents that go for the moon once they alone hold ten
+points, so the search sees a moon coming (both rule players the engine runs).
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
 how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
@@ -42,6 +45,7 @@ from hearts_baselines.search_common import (
     check_policy,
     rollout_batch,
     rollout_points,
+    rollout_seat_apart,
 )
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
@@ -58,8 +62,16 @@ class PIMCAgent(SearchAgent):
 
     def __init__(self, n: int = 300, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
-                 belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None):
+                 belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
+                 opponents: str | None = None):
         super().__init__(passing)
+        if opponents is not None:
+            check_policy("opponents", opponents)
+            for name, spec in (("policy", policy), ("opponents", opponents)):
+                if not batched(spec, backend) or policy_name(spec) == "random":
+                    raise ValueError(f"opponents={opponents!r} needs {name}={spec!r} to be greedy or heuristic "
+                                     "(with parameters), the rule players the batched engine runs")
+        self.opponents = opponents
         self.belief, self.epsilon, self.proposals = belief, epsilon, proposals
         self._model = None
         if belief is not None:
@@ -123,7 +135,10 @@ class PIMCAgent(SearchAgent):
         if self.rollout_agent is not None or batched(self.policy, self.backend):
             batch = self.worlds(view, n).take(np.tile(np.arange(n), k))
             batch.step(np.repeat(np.asarray(cards, dtype=np.int64), n))
-            points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng)
+            if self.opponents is not None:
+                points = rollout_seat_apart(batch, view.seat, self.policy, self.opponents, self.rng)
+            else:
+                points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng)
         else:
             worlds = sample_worlds(view, self.rng, n)
             starts = []

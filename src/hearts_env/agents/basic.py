@@ -19,8 +19,10 @@ keeps penalty cards off that opponent's tricks and takes a trick with points its
 It shoots the moon (``shoot=True``) with a hand that can take it — at least five hearts topped
 by A♥ K♥ and six tenths of its cards T or higher, judged on its hand after the exchange — and keeps
 at it while no other seat holds a point: it then leads and follows high and discards non-penalty
-cards. It keeps no state between moves (every choice is a function of the view), which is what
-lets the batched engine reproduce it card for card (``VectorDeals.policy_actions("heuristic")``).
+cards. With ``chase=N`` (default 0: off) it also shoots, whatever its hand, once it alone holds points and at
+least ``N`` of them — the moon a searcher's rollouts must see coming from a seat that has started one. It
+keeps no state between moves (every choice is a function of the view), which is what lets the batched
+engine reproduce it card for card (``VectorDeals.policy_actions("heuristic")``).
 """
 
 from __future__ import annotations
@@ -112,15 +114,19 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
 
-    def __init__(self, moon_alarm: int = 8, shoot: bool = True):
+    def __init__(self, moon_alarm: int = 8, shoot: bool = True, chase: int = 0):
         super().__init__()
         if isinstance(moon_alarm, bool) or not isinstance(moon_alarm, int) or not 0 <= moon_alarm < 2**31:
             raise ValueError(f"heuristic: moon_alarm must be a number of points, an integer 0..2**31-1 "
                              f"(the batched engine holds it in int64), got {moon_alarm!r}")
         if not isinstance(shoot, bool):
             raise ValueError(f"heuristic: shoot must be True or False, got {shoot!r}")
+        if isinstance(chase, bool) or not isinstance(chase, int) or not 0 <= chase < 2**31:
+            raise ValueError(f"heuristic: chase must be a number of points (0: off), an integer 0..2**31-1, "
+                             f"got {chase!r}")
         self.moon_alarm = moon_alarm
         self.shoot = shoot
+        self.chase = chase
 
     def act(self, view: SeatView) -> int:
         c = tables_of(view.rules)
@@ -129,8 +135,9 @@ class HeuristicAgent(Agent):
             return legal[0]
         if view.phase == Phase.PASS:
             return max(legal, key=lambda card: pass_danger(card, view.hand & ~view.passed, c, guard=True))
-        if self.shoot and self._strong_enough(view, c) and not any(
-                view.taken[s] & c.penalty_cards for s in range(4) if s != view.seat):  # nobody else holds a point
+        if not any(view.taken[s] & c.penalty_cards for s in range(4) if s != view.seat) and (  # nobody else has a point
+                (self.shoot and self._strong_enough(view, c))
+                or (self.chase and view.points_taken[view.seat] >= self.chase)):
             return self._shoot(view, legal, c)
         shooter = self._moon_threat(view)
         if not view.trick:

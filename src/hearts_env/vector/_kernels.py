@@ -54,7 +54,7 @@ from hearts_env.tables import (
 )
 from hearts_env.vector import _bitops, _strategies
 from hearts_env.vector._bitops import _ONE, _ZERO, _highest_card, _kth_card, _lowest_card, _penalty_points, _popcount
-from hearts_env.vector._strategies import A_MOON_ALARM, A_SHOOT, _greedy, _heuristic, _pass_choice
+from hearts_env.vector._strategies import A_CHASE, A_MOON_ALARM, A_SHOOT, _greedy, _heuristic, _pass_choice
 
 # modes of drive(); the advancing modes come last
 LEGAL, CHECK, PLAY, RANDOM_PLAY, GREEDY_CHOICE, HEURISTIC_CHOICE, ADVANCE_RANDOM, ADVANCE_GREEDY, \
@@ -145,7 +145,7 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
     first_only, opening_leads, lone_qs = K[K_FIRST_TRICK_ONLY], K[K_OPENING_LEADS], K[K_LONE_QS_LEAD]
     lowest_club = (K[K_FLAGS] & np.uint64(FLAG_LOWEST_CLUB)) != _ZERO
     suit0 = hearts_m >> np.uint64(2 * rps)
-    moon_alarm, shoot = A[A_MOON_ALARM], A[A_SHOOT] != 0
+    moon_alarm, shoot, chase = A[A_MOON_ALARM], A[A_SHOOT] != 0, A[A_CHASE]
     advancing = mode >= ADVANCE_RANDOM
     for i in range(phase.shape[0]):
         j = 0
@@ -204,7 +204,7 @@ def drive(S, K, P, A, mode, cards, uniforms, learner, out, masks):
                     card = _heuristic(legal, s, hand, hand | played_by[i, s],
                                       played_by[i, 0] | played_by[i, 1] | played_by[i, 2] | played_by[i, 3],
                                       taken, i, trick, tc, leader[i], trick_mask[i], led_mask[i], K, P,
-                                      moon_alarm, shoot)
+                                      moon_alarm, shoot, chase)
                 if mode == HEURISTIC_CHOICE:
                     out[i] = card
                     break

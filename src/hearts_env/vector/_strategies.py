@@ -14,8 +14,8 @@ from hearts_env.tables import K_AS_BIT, K_HEARTS, K_HIGH, K_KS_BIT, K_PENALTY_CA
 from hearts_env.vector._bitops import _ONE, _ZERO, _highest_card, _lowest_card, _points, _popcount
 
 # Slots of the int64 agent-parameter array A
-A_MOON_ALARM, A_SHOOT = range(2)
-A_SIZE = 2
+A_MOON_ALARM, A_SHOOT, A_CHASE = range(3)
+A_SIZE = 3
 
 JITTED = ("_first_highest_rank", "_pass_choice", "_greedy", "_min_rank_short_suit", "_heuristic")
 """The functions :func:`~hearts_env.vector._kernels.compiled` compiles."""
@@ -82,7 +82,7 @@ def _min_rank_short_suit(mask, hand, rps, suit0, longest):
 
 
 def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leader, trick_mask, led_mask, K, P,
-               moon_alarm, shoot):
+               moon_alarm, shoot, chase):
     """The play of :class:`hearts_env.agents.basic.HeuristicAgent` with these parameters, card for card
     (scalars, not the array ``A``: every array argument costs reference counting on each call)."""
     rps = np.int64(K[K_RPS])
@@ -97,8 +97,9 @@ def _heuristic(legal, seat, hand, start_hand, played, taken, i, trick, tc, leade
     for s in range(4):
         if s != seat and taken[i, s] & penalty:
             others_pointed = True
-    if (shoot and not others_pointed and _popcount(start_hearts) >= 5 and (start_hearts & top) == top
-            and _popcount(start_hand & K[K_HIGH]) * 10 >= 6 * _popcount(start_hand)):
+    if not others_pointed and ((shoot and _popcount(start_hearts) >= 5 and (start_hearts & top) == top
+                                and _popcount(start_hand & K[K_HIGH]) * 10 >= 6 * _popcount(start_hand))
+                               or (chase > 0 and _points(taken[i, seat], K, P) >= chase)):
         if tc == 0:
             best, best_key = -1, -1
             m = legal

@@ -16,7 +16,7 @@ import numpy as np
 from hearts_env.agents import AgentError, make_agent, parse_agent_spec
 from hearts_env.agents.basic import GreedyAgent, HeuristicAgent
 from hearts_env.vector import _kernels
-from hearts_env.vector._strategies import A_MOON_ALARM, A_SHOOT, A_SIZE
+from hearts_env.vector._strategies import A_CHASE, A_MOON_ALARM, A_SHOOT, A_SIZE
 
 POLICIES = ("random", "greedy", "heuristic")
 """The rule players the batched engine runs itself (``advance``); all but ``"random"`` need Numba."""
@@ -63,5 +63,6 @@ def kernel_policy(spec: str) -> KernelPolicy:
     if isinstance(agent, HeuristicAgent):
         params[A_MOON_ALARM] = agent.moon_alarm
         params[A_SHOOT] = agent.shoot
+        params[A_CHASE] = agent.chase
     params.flags.writeable = False
     return KernelPolicy(name, _ADVANCE_MODES[name], _CHOICE_MODES.get(name), params)
