@@ -316,7 +316,7 @@ def test_large_point_values_do_not_wrap():
 def test_policies_take_the_agents_parameters_and_refuse_bad_ones():
     from hearts_env.vector import kernel_policy, policy_name
 
-    assert kernel_policy("heuristic").params.tolist() == [8, 1]  # the agent's defaults, read from the agent
+    assert kernel_policy("heuristic").params.tolist() == [8, 1, 0]  # the agent's defaults, read from the agent
     assert kernel_policy("heuristic(moon_alarm=5, shoot=False)").params.tolist() == [5, 0, 0]
     assert kernel_policy("heuristic(chase=6)").params.tolist() == [8, 1, 6]
     assert policy_name("heuristic(moon_alarm=5)") == "heuristic" and policy_name("mcts") is None
