@@ -117,6 +117,13 @@ def test_a_bad_belief_setting_is_refused_when_the_agent_is_built(spec, named):
         make_agent(spec)
 
 
+def test_the_apprentice_belief_refuses_the_dutch_deck_when_seated():
+    agent = make_agent("pimc(n=4, belief='apprentice')")
+    with pytest.raises(ValueError, match="belief='apprentice' reads the 52-card deck's observation; these rules "
+                                         "use the dutch deck"):
+        agent.reset(make_rules("dutch"), 0, 0)
+
+
 @pytest.mark.parametrize("spec", ["pimc(n=8, belief='heuristic')", "pimc(n=4, belief='apprentice', proposals=8)"])
 def test_pimc_with_a_belief_plays_a_whole_deal_and_repeats_its_seed(spec):
     deal = Deal.random(make_rules("standard"), 3)

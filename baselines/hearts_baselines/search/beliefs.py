@@ -98,7 +98,11 @@ def apprentice_model(epsilon: float, weights: str | None = None) -> Callable[[Ve
 
     def log_likelihood(deals: VectorDeals, seat: int, card: int) -> np.ndarray:
         if deals.rules not in encoders:
-            encoders[deals.rules] = make_batch_encoder("rich", deals.rules)
+            encoder = make_batch_encoder("rich", deals.rules)
+            if encoder.size != net.hidden[0][0].shape[0]:
+                raise ValueError(f"belief='apprentice': the apprentice reads the {net.hidden[0][0].shape[0]}-slot rich "
+                                 f"observation; these rules ({deals.rules.deck} deck) give {encoder.size} slots")
+            encoders[deals.rules] = encoder
         x = encoders[deals.rules].encode(deals, np.full(deals.size, seat, np.intp))
         legal = legal_matrix(deals.legal_masks(), deals.rules.deck_obj.size)
         logits = np.where(legal, net.policy_logits(x), -np.inf)

@@ -97,6 +97,9 @@ class PIMCAgent(SearchAgent):
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         super().reset(rules, seat, seed)
+        if self._model is not None and rules.deck_obj.size != 52 and self.belief == "apprentice":
+            raise ValueError(f"pimc: belief='apprentice' reads the 52-card deck's observation; these rules use the "
+                             f"{rules.deck} deck (belief='heuristic' plays every deck)")
         if self.rollout_agent is not None:  # also checks now that the policy plays these rules
             self.rollout_agent.reset(rules, seat, int(self.rng.integers(2**63)))
         if self.ranker is not None:  # checks the rules now; reseeded at every ranking
