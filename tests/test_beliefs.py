@@ -25,13 +25,7 @@ def _played(preset: str, seed: int, plays: int) -> Deal:
 
 
 def _replayed(view, worlds, rng):
-    deals, passes = beliefs.histories(view, worlds, rng)
-    rows = np.arange(deals.size)
-    while (deals.phase == int(Phase.PASS)).any():
-        seats = deals.current.astype(np.intp)
-        cards = beliefs._lowest(passes[rows, seats])
-        passes[rows, seats] &= ~(np.uint64(1) << cards.astype(np.uint64))
-        deals.step(cards)
+    deals = beliefs.histories(view, worlds, rng)
     for card in view.plays:
         deals.step(np.full(deals.size, card, np.int64))
     return deals
@@ -111,8 +105,11 @@ def test_resampling_draws_each_row_within_one_of_its_expected_count():
     ("pimc(belief='heuristic', epsilon=1.5)", r"must be in \(0, 1\], got 1.5"),
     ("pimc(belief='heuristic', proposals=0)", "proposals .* must be an integer >= 1"),
     ("pimc(belief='heuristic', policy='culhane')", "needs rollouts on the batched engine"),
+    ("pimc(opponents='random')", "opponents='random' needs opponents='random' to be greedy or heuristic"),
+    ("pimc(policy='random', opponents='heuristic')", "needs policy='random' to be greedy or heuristic"),
+    ("pimc(opponents='heuristic(chase=-1)')", "chase must be a number of points"),
 ])
-def test_a_bad_belief_setting_is_refused_when_the_agent_is_built(spec, named):
+def test_a_bad_belief_or_rollout_setting_is_refused_when_the_agent_is_built(spec, named):
     with pytest.raises(ValueError, match=named):
         make_agent(spec)
 
@@ -153,16 +150,6 @@ def test_rollouts_with_the_seat_apart_are_the_rollouts_when_both_policies_are_th
     chasing = rollout_seat_apart(fresh.take(np.arange(64)), 2, "heuristic", "heuristic(chase=1, moon_alarm=99)",
                                  np.random.default_rng(2))
     assert not np.array_equal(chasing, same)  # the other seats go for the moon: the deals end otherwise
-
-
-@pytest.mark.parametrize(("spec", "named"), [
-    ("pimc(opponents='random')", "opponents='random' needs opponents='random' to be greedy or heuristic"),
-    ("pimc(policy='random', opponents='heuristic')", "needs policy='random' to be greedy or heuristic"),
-    ("pimc(opponents='heuristic(chase=-1)')", "chase must be a number of points"),
-])
-def test_bad_rollout_opponents_are_refused_when_the_agent_is_built(spec, named):
-    with pytest.raises(ValueError, match=named):
-        make_agent(spec)
 
 
 def test_pimc_with_the_same_opponents_as_its_policy_plays_as_pimc():

@@ -29,7 +29,7 @@ from collections.abc import Callable
 import numpy as np
 
 from hearts_env import Phase, SeatView
-from hearts_env.vector import VectorDeals
+from hearts_env.vector import VectorDeals, kth_cards
 
 MODELS = ("heuristic", "apprentice")
 U64 = np.uint64
@@ -43,23 +43,19 @@ def check_model(model: str, epsilon: float) -> None:
         raise ValueError(f"epsilon (the uniform share of the belief model) must be in (0, 1], got {epsilon!r}")
 
 
-def _lowest(masks: np.ndarray) -> np.ndarray:
-    """(B,) the index of each nonzero uint64 mask's lowest card."""
-    low = masks & (~masks + U64(1))
-    return np.log2(low.astype(np.float64)).astype(np.int64)  # exact: a power of two is exact in float64
-
-
 def _draw_cards(masks: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """(B,) uint64: ``k`` cards drawn uniformly without replacement from each row's mask."""
-    bits = ((masks[:, None] >> np.arange(64, dtype=U64)) & U64(1)).astype(bool)  # (B, 64)
-    keys = np.where(bits, rng.random(bits.shape), 2.0)  # the k smallest keys of a row's cards: a uniform k-subset
-    chosen = np.argsort(keys, axis=1)[:, :k]
-    return np.bitwise_or.reduce(U64(1) << chosen.astype(U64), axis=1)
+    left, drawn = masks.copy(), np.zeros_like(masks)
+    for _ in range(k):
+        bit = U64(1) << kth_cards(left, rng.random(len(left))).astype(U64)
+        drawn |= bit
+        left &= ~bit
+    return drawn
 
 
-def histories(view: SeatView, worlds: VectorDeals, rng: np.random.Generator) -> tuple[VectorDeals, np.ndarray]:
-    """Each world of ``worlds`` (rows in the play phase at the view's state) as a deal at its start, the hands
-    as dealt, and the passes each seat makes in it ((B, 4) uint64 masks)."""
+def histories(view: SeatView, worlds: VectorDeals, rng: np.random.Generator) -> VectorDeals:
+    """Each world of ``worlds`` (rows in the play phase at the view's state) replayed from its hands as dealt
+    through the passes: the deals at the start of the play, before the first card."""
     b, me, offset = worlds.size, view.seat, view.pass_direction
     after = worlds.hands | np.asarray(view.played_by, dtype=U64)[None, :]  # each seat's hand after the exchange
     passes = np.zeros((b, 4), U64)
@@ -70,8 +66,14 @@ def histories(view: SeatView, worlds: VectorDeals, rng: np.random.Generator) -> 
             if seat != me and seat != (me - offset) % 4:
                 passes[:, seat] = _draw_cards(after[:, (seat + offset) % 4], view.rules.pass_count, rng)
     dealt = np.stack([after[:, s] & ~passes[:, (s - offset) % 4] | passes[:, s] for s in range(4)], axis=1)
-    return VectorDeals(view.rules, dealt, np.full(b, offset), view.dealer,
-                       game_scores=np.asarray(view.game_scores)), passes
+    deals = VectorDeals(view.rules, dealt, np.full(b, offset), view.dealer, game_scores=np.asarray(view.game_scores))
+    rows = np.arange(b)
+    while (deals.phase == int(Phase.PASS)).any():  # each seat passes its cards lowest first
+        seats = deals.current.astype(np.intp)
+        cards = kth_cards(passes[rows, seats], np.zeros(b))
+        passes[rows, seats] &= ~(U64(1) << cards.astype(U64))
+        deals.step(cards)
+    return deals
 
 
 def heuristic_model(epsilon: float) -> Callable[[VectorDeals, int, int], np.ndarray]:
@@ -119,13 +121,7 @@ def play_log_likelihoods(view: SeatView, worlds: VectorDeals, model: Callable[[V
                          rng: np.random.Generator) -> np.ndarray:
     """(B,) the log-likelihood, in each world of ``worlds``, of every play the other seats have made so far
     under ``model`` (:func:`heuristic_model`, :func:`apprentice_model`); the worlds replay from the deal's start."""
-    deals, passes = histories(view, worlds, rng)
-    rows = np.arange(deals.size)
-    while (deals.phase == int(Phase.PASS)).any():
-        seats = deals.current.astype(np.intp)
-        cards = _lowest(passes[rows, seats])
-        passes[rows, seats] &= ~(U64(1) << cards.astype(U64))
-        deals.step(cards)
+    deals = histories(view, worlds, rng)
     total = np.zeros(deals.size)
     for card in view.plays:
         seat = int(deals.current[0])
