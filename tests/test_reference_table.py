@@ -1,8 +1,10 @@
-"""The reference table of docs/reference.md says what its shipped runs say, and every run verifies.
+"""The reference tables of docs/reference.md say what their shipped runs say, and every run verifies.
 
 Each row is typed from a result of the reference track (``--track reference``) packed with its records into
-docs/reference-table/v1/<preset>/<tier>/; the test re-derives each run from its records (``verify``, the agent
-seated in its sandboxed program) and ties every row of the table to its file, and every file to a row.
+docs/reference-table/v1/<preset>/<tier>/<opponents>/, one folder per table: ``xinxin`` (OpenSpiel's setting) and
+``xinxin-literature`` (the literature's). The test re-derives each run from its records (``verify``, the agent
+seated in its sandboxed program) and ties every row to its file and to the table of its opponents (the table
+whose header reads ``vs <opponent>``), and every row of every table to a file.
 """
 
 import json
@@ -17,11 +19,24 @@ from hearts_env.benchmark.verify import PACKED_SUFFIX, verify_run
 DOCS = Path(__file__).parents[1] / "docs"
 TABLE = DOCS / "reference-table"
 RESULTS = sorted(TABLE.rglob("*.json"))
-ROW = re.compile(r"^\| `[^`]+` \| (quick|full|smoke) \(\d+\) \|")
+ROW = re.compile(r"^\| `[^`]+` \| (quick|mid|full|smoke) \(\d+\) \|")
+HEADER = re.compile(r"^\| agent \| tier \(deals\) \|(.*)$")
 
 
-def _rows() -> list[str]:
-    return [line for line in (DOCS / "reference.md").read_text().splitlines() if ROW.match(line)]
+def _rows() -> dict[str, str]:
+    """Every row of the reference tables, mapped to its table's header."""
+    rows, header = {}, ""
+    for line in (DOCS / "reference.md").read_text().splitlines():
+        if HEADER.match(line):
+            header = line
+        elif ROW.match(line):
+            assert header, f"a reference row outside a table: {line}"
+            rows[line] = header
+    return rows
+
+
+def _opponents(result: dict) -> str:
+    return "+".join(result["rungs"])
 
 
 def test_the_reference_table_has_shipped_runs():
@@ -29,14 +44,19 @@ def test_the_reference_table_has_shipped_runs():
 
 
 @pytest.mark.parametrize("path", RESULTS, ids=lambda p: str(p.relative_to(TABLE)))
-def test_each_reference_run_verifies_from_its_records_and_is_a_row_of_the_table(path):
+def test_each_reference_run_verifies_from_its_records_and_is_a_row_of_its_table(path):
     result = json.loads(path.read_text())
-    assert result["track"] == "reference" and path.parent.parts[-2:] == (result["preset"], result["tier"])
+    assert result["track"] == "reference"
+    assert path.parent.parts[-3:] == (result["preset"], result["tier"], _opponents(result))
     assert path.with_name(path.stem + PACKED_SUFFIX).exists()
     verify_run(path, leaderboard=True)
-    assert reference_row(result) in _rows()
+    rows = _rows()
+    row = reference_row(result)
+    assert row in rows
+    assert all(f"vs {opponent}," in rows[row] for opponent in result["rungs"]), \
+        f"{path.name}'s row sits in a table of other opponents: {rows[row]}"
 
 
-def test_every_row_of_the_reference_table_has_its_run():
+def test_every_row_of_the_reference_tables_has_its_run():
     shipped = {reference_row(json.loads(path.read_text())) for path in RESULTS}
     assert set(_rows()) == shipped
