@@ -88,6 +88,7 @@ def test_a_budget_is_required_and_bad_arguments_are_named():
     ("maxn(worlds=0)", "worlds must be an integer >= 1"),
     ("maxn(rollouts=0)", "rollouts must be an integer >= 1"),
     ("maxn(depth=0)", "depth must be an integer >= 1 or 'trick'"),
+    ("pimc(reward='win')", "pimc: reward='win' is not valid; valid values: points, margin"),
 ])
 def test_a_search_parameter_that_would_fail_in_play_is_refused_when_the_agent_is_built(spec, named):
     """The mistake: a budget or policy typo accepted at build time, failing (or searching nothing) mid-tournament."""
@@ -172,6 +173,29 @@ def test_pimc_batched_rollouts_equal_the_python_agents(preset):
         agent.reset(rules, view.seat, 11)
         values.append(agent.evaluate(view, cards, 6))
     np.testing.assert_array_equal(values[0], values[1])
+
+
+def test_pimc_margin_weighs_a_moon_suffered_as_the_arena_scores_it():
+    """Blocking a moon by taking Q♠ and two hearts (15 points) beats suffering it (26) for fewest points, but in
+    margin, what the arena scores, the moon costs 8.67 and the block 11.33: the two rewards part ways."""
+    from hearts_baselines.search.pimc import PIMCAgent, margins
+
+    assert margins(np.array([0.0, 26.0, 26.0, 26.0]), 0) == 26.0
+    np.testing.assert_allclose(margins(np.array([[26.0, 0.0, 26.0, 26.0], [15.0, 11.0, 0.0, 0.0]]), 0),
+                               [-26 / 3, 11 / 3 - 15])
+    rules, deal = _queen_trap()
+    view = SeatView.of(deal, 2)
+    block, let_it = parse_cards(["2S", "KS"], rules.deck_obj)  # any two legal cards stand for the choice
+    means = {block: [11.0, 0.0, 15.0, 0.0], let_it: [0.0, 26.0, 26.0, 26.0]}  # seat 2's block, or seat 0's moon
+    picks = {}
+    for reward in ("points", "margin"):
+        agent = PIMCAgent(n=2, reward=reward)
+        agent.reset(rules, 2, 0)
+        agent.candidates = lambda view: [block, let_it]  # type: ignore[method-assign]
+        agent.evaluate = lambda view, cards, n: np.array([means[c] for c in cards])  # type: ignore[method-assign]
+        picks[reward] = agent.act(view)
+        assert agent.last_values == {block: 15.0, let_it: 26.0}  # the seat's points, whatever the reward
+    assert picks == {"points": block, "margin": let_it}
 
 
 def test_take_copies_tables():

@@ -3,8 +3,10 @@
 For each of ``n`` sampled worlds consistent with what the seat knows
 (:func:`hearts_env.worlds.sample_worlds`), every candidate card is played and the world finished by
 ``policy`` for all four seats; the card with the fewest points on average wins (the same worlds
-for every candidate: common random numbers). With ``m``, only the ``m`` cards ``rank`` prefers
-most are candidates (the thesis ranks by its network; here any agent spec ranks, by asking it
+for every candidate: common random numbers) — or, with ``reward="margin"``, the largest margin: the other three
+seats' mean points minus the seat's own, what the arena and hearts-bench score (shooting the moon is then worth
+its +26 and suffering one −8.67, where fewest points counts them 0 and 26). With ``m``, only the ``m`` cards
+``rank`` prefers most are candidates (the thesis ranks by its network; here any agent spec ranks, by asking it
 repeatedly with its previous picks removed).
 
 Parameters (paper 003's names): ``n`` rollouts per candidate (one sampled world each), ``m``
@@ -22,7 +24,7 @@ how likely the other seats' plays were in each (:mod:`hearts_baselines.search.be
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
 ``proposals`` worlds (default 4·``n``) and resamples ``n`` of them by those weights. Passing is delegated
 to ``passing`` (default ``heuristic``). After each search, ``last_values`` maps every candidate card to
-its mean points for the seat (what search data records, :mod:`hearts_baselines.apprentice.data`).
+its mean points for the seat, whatever the reward (what search data records, :mod:`hearts_baselines.apprentice.data`).
 
     hearts-env arena "pimc(n=1000)" heuristic --deals 1000
 """
@@ -54,6 +56,15 @@ from hearts_env.rules import Rules
 from hearts_env.vector import VectorDeals, policy_name
 from hearts_env.worlds import sample_world_batch, sample_worlds
 
+REWARDS = ("points", "margin")
+"""What ``pimc`` optimizes over its rollouts: the seat's fewest mean ``"points"``, or the largest ``"margin"`` (the
+other seats' mean points minus the seat's own, linear in the points, so the margin of the means)."""
+
+
+def margins(points: np.ndarray, seat: int) -> np.ndarray:
+    """The seat's margin in each row of four seats' ``points``: the others' mean minus the seat's own."""
+    return (points.sum(axis=-1) - points[..., seat]) / (points.shape[-1] - 1) - points[..., seat]
+
 
 class PIMCAgent(SearchAgent):
     """See the module docstring."""
@@ -63,8 +74,11 @@ class PIMCAgent(SearchAgent):
     def __init__(self, n: int = 300, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
                  belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
-                 opponents: str | None = None):
+                 opponents: str | None = None, reward: str = "points"):
         super().__init__(passing)
+        if reward not in REWARDS:
+            raise ValueError(f"pimc: reward={reward!r} is not valid; valid values: {', '.join(REWARDS)}")
+        self.reward = reward
         if opponents is not None:
             check_policy("opponents", opponents)
             for name, spec in (("policy", policy), ("opponents", opponents)):
@@ -123,17 +137,21 @@ class PIMCAgent(SearchAgent):
 
     def search(self, view: SeatView) -> int:
         cards = self.candidates(view)
-        totals = np.zeros(len(cards))
+        totals = np.zeros((len(cards), 4))
         budget = Budget(1 if self.time_limit is None else None, self.time_limit)
         while budget.more():
             totals += self.evaluate(view, cards, self.n)
             budget.done += 1
         means = totals / budget.done
-        self.last_values = dict(zip(cards, means.tolist()))
-        return cards[int(np.argmin(means))]
+        own = means[:, view.seat]
+        self.last_values = dict(zip(cards, own.tolist()))
+        if self.reward == "margin":
+            return cards[int(np.argmax(margins(means, view.seat)))]
+        return cards[int(np.argmin(own))]
 
     def evaluate(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
-        """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds."""
+        """Mean points of every seat (a row per card in ``cards``, a column per seat) after each card, over ``n``
+        fresh sampled worlds."""
         k = len(cards)
         if self.rollout_agent is not None or batched(self.policy, self.backend):
             batch = self.worlds(view, n).take(np.tile(np.arange(n), k))
@@ -151,7 +169,7 @@ class PIMCAgent(SearchAgent):
                     start.apply(card)
                     starts.append(start)
             points = rollout_points(starts, self.policy, self.rng, self._agents, self.backend)
-        return points[:, view.seat].reshape(k, n).mean(axis=1)
+        return points.reshape(k, n, 4).mean(axis=1)
 
     def worlds(self, view: SeatView, n: int) -> VectorDeals:
         """``n`` worlds the seat cannot rule out: uniform, or resampled by the belief's weights."""
