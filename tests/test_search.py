@@ -215,6 +215,8 @@ def test_tree_search_rewards_points_or_paper_002s_win_loss():
     assert seat_rewards([0, 26, 0, 0], 26, "points") == [1.0, 0.0, 1.0, 1.0]
     assert seat_rewards([3, 13, 10, 0], 26, "win") == [0.0, 0.0, 0.0, 1.0]
     assert seat_rewards([0, 26, 0, 0], 26, "win") == [1 / 3, 0.0, 1 / 3, 1 / 3]  # ties share the win
+    np.testing.assert_allclose(seat_rewards([0, 26, 26, 26], 26, "margin"), [1.0, 1 / 3, 1 / 3, 1 / 3])  # a moon
+    np.testing.assert_allclose(seat_rewards([13, 13, 0, 0], 26, "margin"), [1 / 3, 1 / 3, 2 / 3, 2 / 3])
     with pytest.raises(ValueError, match="reward"):
         ISMCTSAgent(reward="score")
     paper = make_agent("ismcts(c=2.0, rollout='random', reward='win', iterations=64, time_limit=None)")

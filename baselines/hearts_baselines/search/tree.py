@@ -14,8 +14,10 @@ the card with the most root visits summed over the trees is played. Passing is d
 ``passing`` (default ``heuristic``).
 
 Reward of a seat at the end of a deal (``reward=``): ``"points"`` (default), ``(penalty_total − points)
-/ penalty_total`` (1 for a clean deal, 0 for taking every point; a moon gives its shooter 1), or
-``"win"``, paper 002's win/loss: 1 for the fewest points of the deal (shared on ties), else 0.
+/ penalty_total`` (1 for a clean deal, 0 for taking every point; a moon gives its shooter 1),
+``"win"``, paper 002's win/loss: 1 for the fewest points of the deal (shared on ties), else 0, or
+``"margin"``, the margin the arena scores (the others' mean points minus the seat's) mapped onto [0, 1]: a moon
+gives its shooter 1 and each other seat 1/3.
 
 **Paper 002's MCTS** re-deals the hidden cards for every simulation of one tree, with UCB1
 ``V + C·√(2 ln n / n_i)``, C = √2, random rollouts and a win/loss reward. Its closest form here is
@@ -72,10 +74,11 @@ def _select(node: Node, legal: list[int], c: float) -> Node:
     return best
 
 
-REWARDS = ("points", "win")
+REWARDS = ("points", "win", "margin")
 """Rewards of a seat at the end of a simulated deal: ``"points"``, ``(penalty_total − points) /
 penalty_total``; ``"win"`` (paper 002's win/loss), 1 for the seat that took the fewest points
-(shared equally on ties), else 0."""
+(shared equally on ties), else 0; ``"margin"``, the seat's margin (the other seats' mean points minus its own,
+what the arena scores) mapped from [−penalty_total, +penalty_total] onto [0, 1]."""
 
 
 def seat_rewards(points: list[int], penalty_total: int, reward: str) -> list[float]:
@@ -84,6 +87,9 @@ def seat_rewards(points: list[int], penalty_total: int, reward: str) -> list[flo
         low = min(points)
         winners = sum(1 for p in points if p == low)
         return [1.0 / winners if p == low else 0.0 for p in points]
+    if reward == "margin":
+        total, others = sum(points), len(points) - 1
+        return [((total - p) / others - p) / (2 * penalty_total) + 0.5 for p in points]
     return [(penalty_total - p) / penalty_total for p in points]
 
 
