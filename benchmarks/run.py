@@ -670,7 +670,7 @@ def main(argv: list[str] | None = None) -> None:
                     "the scalar engine, one deal", args.seconds, rounds=2)
             compare("subagents training, 512 tables (deals/s)", subagents_training("batch"),
                     subagents_training("scalar"), "/s", "scalar engine + dense SGD (before)", args.seconds, rounds=2)
-        for spec in ("pimc", "mcts", "ismcts", "maxn", "tdlambda"):
+        for spec in ("pimc", "pimc(n=40, policy='apprentice')", "mcts", "ismcts", "maxn", "tdlambda"):
             compare(f"{spec} decisions (/s)", decisions(spec), decisions("openspiel-ismcts"), "/s",
                     "openspiel-ismcts (1000 sims)", args.seconds, rounds=2)
     if args.only in (None, "encoders"):

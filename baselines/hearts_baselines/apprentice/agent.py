@@ -87,15 +87,20 @@ class ApprenticeAgent(Agent):
         return int(choose(self.net, x, legal, self.head)[0])
 
     def act_batch(self, deals: VectorDeals) -> np.ndarray:
-        """(B,) the card of the seat to act in each unfinished row (−1 in finished ones)."""
+        """(B,) the card of the seat to act in each unfinished row (−1 in finished ones). A row with one legal
+        card plays it without the network (a rollout's forced plays cost nothing)."""
         cards = np.full(deals.size, -1, np.int64)
         live = np.flatnonzero(~deals.done)
         if len(live) == 0:
             return cards
-        sub = deals.take(live) if len(live) < deals.size else deals
-        x = self._encoder(deals.rules, batch=True).encode(sub, sub.current.astype(np.intp))
-        legal = legal_matrix(sub.legal_masks(), deals.rules.deck_obj.size)
-        cards[live] = choose(self.net, x, legal, self.head)
+        legal = legal_matrix(deals.legal_masks()[live], deals.rules.deck_obj.size)
+        forced = legal.sum(axis=1) == 1
+        cards[live[forced]] = legal[forced].argmax(axis=1)
+        chosen = live[~forced]
+        if len(chosen):
+            sub = deals.take(chosen) if len(chosen) < deals.size else deals
+            x = self._encoder(deals.rules, batch=True).encode(sub, sub.current.astype(np.intp))
+            cards[chosen] = choose(self.net, x, legal[~forced], self.head)
         return cards
 
 
