@@ -89,6 +89,9 @@ def test_a_budget_is_required_and_bad_arguments_are_named():
     ("maxn(rollouts=0)", "rollouts must be an integer >= 1"),
     ("maxn(depth=0)", "depth must be an integer >= 1 or 'trick'"),
     ("pimc(reward='win')", "pimc: reward='win' is not valid; valid values: points, margin"),
+    ("pimc(plies=4)", "plies=4 needs policy='heuristic' to be an agent that plays batches"),
+    ("pimc(policy='apprentice', plies=0)", r"plies \(cards the rollout policy plays before heuristic finishes\) "
+                                           "must be an integer >= 1"),
 ])
 def test_a_search_parameter_that_would_fail_in_play_is_refused_when_the_agent_is_built(spec, named):
     """The mistake: a budget or policy typo accepted at build time, failing (or searching nothing) mid-tournament."""
@@ -196,6 +199,30 @@ def test_pimc_margin_weighs_a_moon_suffered_as_the_arena_scores_it():
         picks[reward] = agent.act(view)
         assert agent.last_values == {block: 15.0, let_it: 26.0}  # the seat's points, whatever the reward
     assert picks == {"points": block, "margin": let_it}
+
+
+def test_rollouts_with_plies_let_the_network_play_the_next_cards_and_heuristic_the_rest():
+    from hearts_baselines.apprentice.agent import ApprenticeAgent
+    from hearts_baselines.search_common import rollout_batch
+    from hearts_env.vector import VectorDeals, numba_available
+
+    if not numba_available():
+        pytest.skip("heuristic finishes the rollouts on the batched engine, which needs Numba")
+    rules = make_rules("openspiel")
+    rng = np.random.default_rng(0)
+    start = VectorDeals.random(rules, 16, rng)
+    for _ in range(14):  # the passes and the first cards
+        start.step(start.random_actions(rng))
+    network = ApprenticeAgent()
+    network.reset(rules, 0, 0)
+    by_hand = start.take(np.arange(16))
+    for _ in range(5):
+        by_hand.step(network.act_batch(by_hand))
+    by_hand.advance(np.full(16, -1, np.int8), "heuristic", np.random.default_rng(1))
+    assert (rollout_batch(start.take(np.arange(16)), network, rng, plies=5) == by_hand.points).all()
+    whole = rollout_batch(start.take(np.arange(16)), network, rng)
+    assert (rollout_batch(start.take(np.arange(16)), network, rng, plies=52) == whole).all()
+    assert not (whole == by_hand.points).all()  # the network's play is not heuristic's
 
 
 def test_take_copies_tables():

@@ -165,12 +165,18 @@ def rollout_seat_apart(deals: VectorDeals, seat: int, own: str, others: str, rng
         deals.step(deals.policy_actions(own), only=live)
 
 
-def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator) -> np.ndarray:
+def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator,
+                  plies: int | None = None, finish: str = "heuristic") -> np.ndarray:
     """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
-    :class:`BatchPolicy` agent, reset beforehand — plays every row to its end."""
+    :class:`BatchPolicy` agent, reset beforehand — plays every row to its end; with ``plies``, a
+    :class:`BatchPolicy` plays that many cards and the rule player ``finish`` the rest."""
     if isinstance(policy, str):
         deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
-    else:
-        while not deals.done.all():
-            deals.step(policy.act_batch(deals))
+        return deals.points.astype(np.int64)
+    played = 0
+    while not deals.done.all() and (plies is None or played < plies):
+        deals.step(policy.act_batch(deals))
+        played += 1
+    if not deals.done.all():
+        deals.advance(np.full(deals.size, -1, np.int8), finish, rng)
     return deals.points.astype(np.int64)

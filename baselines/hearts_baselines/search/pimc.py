@@ -19,7 +19,9 @@ network ``dutchnn``) also rolls out on the batched engine: the thesis's rollout 
 ``opponents`` (default: ``policy``) is the rollout policy of the other three seats when it must differ from the
 seat's own, e.g. ``opponents="heuristic(chase=10)"``: opponents that go for the moon once they alone hold ten
 points, so the search sees a moon coming (both rule players the engine runs).
-``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
+``plies`` (default: None, the whole rollout) lets a ``policy`` that plays batches (e.g. ``"apprentice"``) play
+only that many cards of each rollout, and ``heuristic`` the rest: most of the network's cost for the next tricks'
+judgment. ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
 how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
 ``proposals`` worlds (default 4·``n``) and resamples ``n`` of them by those weights. Passing is delegated
@@ -74,8 +76,14 @@ class PIMCAgent(SearchAgent):
     def __init__(self, n: int = 300, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
                  belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
-                 opponents: str | None = None, reward: str = "points"):
+                 opponents: str | None = None, reward: str = "points", plies: int | None = None):
         super().__init__(passing)
+        if plies is not None:
+            check_count("plies (cards the rollout policy plays before heuristic finishes)", plies)
+            if batch_policy(policy) is None or not batched("heuristic", backend):
+                raise ValueError(f"plies={plies} needs policy={policy!r} to be an agent that plays batches (e.g. "
+                                 "'apprentice') and heuristic on the batched engine (Numba) to finish the rollouts")
+        self.plies = plies
         if reward not in REWARDS:
             raise ValueError(f"pimc: reward={reward!r} is not valid; valid values: {', '.join(REWARDS)}")
         self.reward = reward
@@ -159,7 +167,7 @@ class PIMCAgent(SearchAgent):
             if self.opponents is not None:
                 points = rollout_seat_apart(batch, view.seat, self.policy, self.opponents, self.rng)
             else:
-                points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng)
+                points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng, self.plies)
         else:
             worlds = sample_worlds(view, self.rng, n)
             starts = []
