@@ -195,7 +195,7 @@ def test_pimc_margin_weighs_a_moon_suffered_as_the_arena_scores_it():
         agent = PIMCAgent(n=2, reward=reward)
         agent.reset(rules, 2, 0)
         agent.candidates = lambda view: [block, let_it]  # type: ignore[method-assign]
-        agent.evaluate = lambda view, cards, n: np.array([means[c] for c in cards])  # type: ignore[method-assign]
+        agent.evaluate_seats = lambda view, cards, n: np.array([means[c] for c in cards])  # type: ignore
         picks[reward] = agent.act(view)
         assert agent.last_values == {block: 15.0, let_it: 26.0}  # the seat's points, whatever the reward
     assert picks == {"points": block, "margin": let_it}

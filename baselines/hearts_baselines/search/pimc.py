@@ -148,7 +148,7 @@ class PIMCAgent(SearchAgent):
         totals = np.zeros((len(cards), 4))
         budget = Budget(1 if self.time_limit is None else None, self.time_limit)
         while budget.more():
-            totals += self.evaluate(view, cards, self.n)
+            totals += self.evaluate_seats(view, cards, self.n)
             budget.done += 1
         means = totals / budget.done
         own = means[:, view.seat]
@@ -158,6 +158,11 @@ class PIMCAgent(SearchAgent):
         return cards[int(np.argmin(own))]
 
     def evaluate(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
+        """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds (what the web
+        table's hints show)."""
+        return self.evaluate_seats(view, cards, n)[:, view.seat]
+
+    def evaluate_seats(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
         """Mean points of every seat (a row per card in ``cards``, a column per seat) after each card, over ``n``
         fresh sampled worlds."""
         k = len(cards)
