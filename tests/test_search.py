@@ -181,7 +181,8 @@ def test_pimc_batched_rollouts_equal_the_python_agents(preset):
 def test_pimc_margin_weighs_a_moon_suffered_as_the_arena_scores_it():
     """Blocking a moon by taking Q♠ and two hearts (15 points) beats suffering it (26) for fewest points, but in
     margin, what the arena scores, the moon costs 8.67 and the block 11.33: the two rewards part ways."""
-    from hearts_baselines.search.pimc import PIMCAgent, margins
+    from hearts_baselines.search.pimc import PIMCAgent
+    from hearts_baselines.search_common import margins
 
     assert margins(np.array([0.0, 26.0, 26.0, 26.0]), 0) == 26.0
     np.testing.assert_allclose(margins(np.array([[26.0, 0.0, 26.0, 26.0], [15.0, 11.0, 0.0, 0.0]]), 0),

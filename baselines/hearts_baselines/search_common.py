@@ -165,11 +165,17 @@ def rollout_seat_apart(deals: VectorDeals, seat: int, own: str, others: str, rng
         deals.step(deals.policy_actions(own), only=live)
 
 
+def margins(points: np.ndarray, seat: int) -> np.ndarray:
+    """The seat's margin, what the arena scores, in each row of four seats' ``points``: the others' mean minus
+    the seat's own."""
+    return (points.sum(axis=-1) - points[..., seat]) / (points.shape[-1] - 1) - points[..., seat]
+
+
 def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator,
-                  plies: int | None = None, finish: str = "heuristic") -> np.ndarray:
+                  plies: int | None = None) -> np.ndarray:
     """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
     :class:`BatchPolicy` agent, reset beforehand — plays every row to its end; with ``plies``, a
-    :class:`BatchPolicy` plays that many cards and the rule player ``finish`` the rest."""
+    :class:`BatchPolicy` plays that many cards and ``heuristic`` the rest."""
     if isinstance(policy, str):
         deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
         return deals.points.astype(np.int64)
@@ -178,5 +184,5 @@ def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.
         deals.step(policy.act_batch(deals))
         played += 1
     if not deals.done.all():
-        deals.advance(np.full(deals.size, -1, np.int8), finish, rng)
+        deals.advance(np.full(deals.size, -1, np.int8), "heuristic", rng)
     return deals.points.astype(np.int64)

@@ -47,6 +47,7 @@ from hearts_baselines.search_common import (
     check_budget,
     check_count,
     check_policy,
+    margins,
     rollout_batch,
     rollout_points,
     rollout_seat_apart,
@@ -61,11 +62,6 @@ from hearts_env.worlds import sample_world_batch, sample_worlds
 REWARDS = ("points", "margin")
 """What ``pimc`` optimizes over its rollouts: the seat's fewest mean ``"points"``, or the largest ``"margin"`` (the
 other seats' mean points minus the seat's own, linear in the points, so the margin of the means)."""
-
-
-def margins(points: np.ndarray, seat: int) -> np.ndarray:
-    """The seat's margin in each row of four seats' ``points``: the others' mean minus the seat's own."""
-    return (points.sum(axis=-1) - points[..., seat]) / (points.shape[-1] - 1) - points[..., seat]
 
 
 class PIMCAgent(SearchAgent):

@@ -88,7 +88,7 @@ def seat_rewards(points: list[int], penalty_total: int, reward: str) -> list[flo
         winners = sum(1 for p in points if p == low)
         return [1.0 / winners if p == low else 0.0 for p in points]
     if reward == "margin":
-        total, others = sum(points), len(points) - 1
+        total, others = sum(points), len(points) - 1  # search_common.margins in plain Python: one call per rollout
         return [((total - p) / others - p) / (2 * penalty_total) + 0.5 for p in points]
     return [(penalty_total - p) / penalty_total for p in points]
 
