@@ -169,6 +169,76 @@ def test_a_sitting_that_died_shows_in_the_result_and_bars_a_leaderboard_row(tmp_
         verify_run(out, leaderboard=True)
 
 
+SLOW_FIRST_GAMES = "hostile_agents:Slow(delay=0.15, games=2)"  # its program's first two games take ~2 s each
+
+
+def _first_sitting(out: Path) -> subprocess.Popen:
+    """A benchmark of an honest agent, once its first game is written: its second is in play for seconds."""
+    import time
+
+    process = subprocess.Popen(_command(out), cwd=HOSTILE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not ((out / "greedy.jsonl").exists() and (out / "greedy.jsonl").read_text().count("\n") >= 1):
+        assert process.poll() is None and time.monotonic() < deadline, "the first sitting ended on its own"
+        time.sleep(0.05)
+    return process
+
+
+def _command(out: Path) -> list[str]:
+    return [sys.executable, "-m", "hearts_env.cli", "benchmark", SLOW_FIRST_GAMES, "--tier", "smoke", "--opponents",
+            "greedy", "--jobs", "1", "--out", str(out), "--agent-secret", str(SECRET), "--json"]
+
+
+def _resume(out: Path) -> dict:
+    second = subprocess.run([*_command(out), "--resume"], cwd=HOSTILE, capture_output=True, text=True, timeout=600)
+    assert second.returncode == 0, second.stderr
+    return json.loads(second.stdout)
+
+
+def test_a_pause_finishes_the_games_in_play_and_keeps_a_leaderboard_row(tmp_path):
+    """One SIGTERM (or Ctrl-C) pauses: the game in play is finished and written, so no game is played twice
+    and a pause leaves nothing to select from."""
+    import signal
+
+    out = tmp_path / "run"
+    first = _first_sitting(out)
+    first.send_signal(signal.SIGTERM)
+    _, err = first.communicate(timeout=300)
+    assert first.returncode == 75, err
+    assert b"paused: the games in play were finished" in err
+    written = (out / "greedy.jsonl").read_text().count("\n")
+    result = _resume(out)
+    assert [s["status"].split(":")[0] for s in result["sittings"]] == ["paused", "finished"]
+    assert result["sittings"][1]["played_before"]["greedy"] == written  # every game of the first sitting kept
+    verify_run(out, leaderboard=True)
+
+
+def test_a_second_signal_abandons_the_game_in_play_and_bars_a_leaderboard_row(tmp_path):
+    """Stopping at once (a second signal) throws away the game in play, which the next sitting plays again: a
+    submitter could keep the replay it liked, so the run cannot be a leaderboard row."""
+    import signal
+
+    out = tmp_path / "run"
+    first = _first_sitting(out)
+    first.send_signal(signal.SIGINT)
+    assert first.stderr is not None
+    heard = b""
+    while b"pausing" not in heard:  # the first signal was handled: the second stops at once
+        line = first.stderr.readline()
+        assert line, "the run ended before it said it was pausing"
+        heard += line
+    first.send_signal(signal.SIGINT)
+    _, err = first.communicate(timeout=300)
+    assert first.returncode == 130, err
+    assert b"stopped; any game in play was abandoned" in err
+    result = _resume(out)
+    assert result["sittings"][0]["status"].startswith("stopped: KeyboardInterrupt")
+    verify_run(out)  # coherent: every game once
+    with pytest.raises(VerificationFailed, match="stopped without finishing their games in play"):
+        verify_run(out, leaderboard=True)
+
+
 def test_the_memorizer_recognises_deals_when_its_folder_persists(honest, tmp_path, monkeypatch):
     """Not a dud: given one folder for the whole run (in the dealer's workers), it meets its deals again."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))

@@ -28,6 +28,7 @@ from hearts_env import __version__
 from hearts_env.agents import Agent, AgentError, make_agent
 from hearts_env.arena import format_summary, read_records, replay_record, run_arena, summarize
 from hearts_env.arena.game import SeatOptions
+from hearts_env.arena.pause import RunPaused
 from hearts_env.arena.report import plot, ratings
 from hearts_env.arena.runner import WorkerDied
 from hearts_env.benchmark import (
@@ -504,6 +505,9 @@ def _speed(args: argparse.Namespace) -> int:
     return 0
 
 
+PAUSED_EXIT = 75
+"""The exit status of a run paused by a signal (EX_TEMPFAIL: ``--resume`` continues it)."""
+
 POOL_COMMANDS = ("arena", "benchmark")
 """Commands that run worker processes: SIGPIPE stays ignored there (as Python sets it), so a pipe to a
 worker that died raises and is reported as a dead worker, instead of killing the run silently."""
@@ -693,6 +697,13 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `hearts-env rules | head` ends quietly, like Unix tools
     try:
         return int(args.func(args))
+    except RunPaused as e:  # a first SIGINT/SIGTERM: every game in play finished and written
+        print(f"hearts-env {args.command}: {e}", file=sys.stderr)
+        return PAUSED_EXIT
+    except KeyboardInterrupt:  # a second signal (or Ctrl-C in a command that does not pause)
+        print(f"\nhearts-env {args.command}: stopped; any game in play was abandoned (--resume plays it again)"
+              if args.command in POOL_COMMANDS else f"\nhearts-env {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # a pool command's stdout reader went away: end quietly too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -162,10 +162,23 @@ class Prints(Hostile):
 
 
 class Slow(Hostile):
-    """Honest, and slow enough (20 ms a decision) for a test to stop its run halfway."""
+    """Honest, and slow enough (``delay`` seconds a decision; only in the first ``games`` games of its program
+    if given) for a test to stop its run halfway."""
+
+    played = 0  # live games of this program
+
+    def __init__(self, delay: float = 0.02, games: int | None = None) -> None:
+        super().__init__()
+        self.delay, self.games = delay, games
+
+    def reset(self, rules: Any, seat: int, seed: Any = None) -> None:
+        super().reset(rules, seat, seed)
+        if self.live:
+            type(self).played += 1
 
     def act(self, view: Any) -> int:
-        time.sleep(0.02)
+        if self.games is None or type(self).played <= self.games:
+            time.sleep(self.delay)
         return super().act(view)
 
 

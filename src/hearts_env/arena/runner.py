@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -26,6 +27,7 @@ from hearts_env.arena.game import (
     replay_record,
     seatings,
 )
+from hearts_env.arena.pause import PauseRequest, RunPaused, ignore_signals, pausable
 from hearts_env.engine import IllegalActionError
 from hearts_env.rules import PASS_NAMES, Rules, make_rules
 from hearts_env.seat import SeatAgent, SeatError
@@ -59,6 +61,10 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     Agents whose spec starts ``seat:`` or ``hosted:`` play from programs of their own through the seat
     protocol, under ``seats`` (their sandbox, the secret of their seeds): docs/seat-protocol.md.
     Resuming replays every record of ``out`` through the engine first (:func:`check_record`).
+
+    With local processes, the first SIGINT or SIGTERM pauses the run: no game starts, the games in play
+    finish and are written, and :class:`~hearts_env.arena.pause.RunPaused` is raised (``resume``
+    continues); a second signal stops at once (``KeyboardInterrupt``).
     """
     rules = make_rules(rules)
     if backend not in ("processes", "ray"):
@@ -122,21 +128,28 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
     jobs = jobs or os.cpu_count() or 1
     sink = path.open("a") if path is not None else None
     bar = _progress_bar(len(todo), progress)
+    written = 0
     try:
-        if backend == "ray":
-            results = _on_ray(todo, jobs, isolation, path)
-        elif isolation == "seating":
-            results = _isolated(seating_passes(todo), jobs, path)
-        elif jobs == 1 or len(todo) < 2:
-            results = _here(todo)
-        else:
-            results = _in_processes(todo, jobs, path)
-        for record in results:
-            done[(record["deal"], record["seating_index"])] = record
-            if sink is not None:
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-            bar.update(1)
+        with pausable() if backend != "ray" else contextlib.nullcontext(PauseRequest()) as pause:
+            if backend == "ray":
+                results = _on_ray(todo, jobs, isolation, path)
+            elif isolation == "seating":
+                results = _isolated(seating_passes(todo), jobs, path, pause)
+            elif jobs == 1 or len(todo) < 2:
+                results = _here(todo, pause)
+            else:
+                results = _in_processes(todo, jobs, path, pause)
+            for record in results:
+                done[(record["deal"], record["seating_index"])] = record
+                if sink is not None:
+                    sink.write(json.dumps(record) + "\n")
+                    sink.flush()
+                written += 1
+                bar.update(1)
+            if pause.asked and written < len(todo):
+                then = f"{path} holds them; resume continues" if path is not None else "no results file to resume"
+                raise RunPaused(f"paused: the games in play were finished ({written} game(s) played in this "
+                                f"sitting, {len(todo) - written} left); {then}")
     finally:
         bar.close()
         if sink is not None:
@@ -244,44 +257,56 @@ def check_record(record: dict[str, Any], path: str | os.PathLike | None = None) 
         raise ValueError(f"{where}{game} does not replay ({type(e).__name__}: {e})") from None
 
 
-def _here(todo: list[tuple]) -> Iterator[dict[str, Any]]:
-    """The games played in this process, one after another; seated agents' programs end after the last."""
+def _here(todo: list[tuple], pause: PauseRequest) -> Iterator[dict[str, Any]]:
+    """The games played in this process, one after another, until a pause; seated agents' programs end after
+    the last."""
     try:
         for args in todo:
+            if pause.asked:
+                return
             yield play_game(*args)
     finally:
         close_agents()
 
 
-def _play_pass(task: int, games: list[tuple], results: Any, threads: int = 1) -> None:
-    """Worker of an isolated run: plays its games, sending each record as it finishes, then ``None``;
-    stops if the tournament's process is gone (killed: no one would read the records)."""
+def _play_pass(task: int, games: list[tuple], results: Any, threads: int = 1, stop: Any = None) -> None:
+    """Worker of an isolated run: plays its games, sending each record as it finishes, then ``None``; plays
+    no further game once ``stop`` is set (a pause); stops if the tournament's process is gone (killed: no
+    one would read the records)."""
+    ignore_signals()
     limit_threads(threads)
     parent = multiprocessing.parent_process()
     for args in games:
         if parent is not None and not parent.is_alive():
             results.cancel_join_thread()  # records no one reads must not hold the exit
             return
+        if stop is not None and stop.is_set():
+            break
         results.put((task, play_game(*args)))
     close_agents()
     results.put((task, None))
 
 
-def _isolated(tasks: list[list[tuple]], jobs: int, path: Path | None) -> Iterator[dict[str, Any]]:
+def _isolated(tasks: list[list[tuple]], jobs: int, path: Path | None, pause: PauseRequest) -> Iterator[
+        dict[str, Any]]:
     """Records of ``tasks``, each played by its own fresh (spawned) process, at most ``jobs`` at a time,
-    as they finish. A process that ends without finishing its games (killed, ``os._exit``, a crash
-    in native code, out of memory) stops the run with :class:`WorkerDied`."""
+    as they finish; after a pause, those of the games in play. A process that ends without finishing its
+    games (killed, ``os._exit``, a crash in native code, out of memory) stops the run with
+    :class:`WorkerDied`."""
     context = multiprocessing.get_context("spawn")
     threads = threads_per_worker(min(jobs, len(tasks)) or 1)
     results = context.Queue()
+    stop = context.Event()
     waiting = list(enumerate(tasks))[::-1]
     running: dict[int, Any] = {}
     left = {task: len(games) for task, games in enumerate(tasks)}
     try:
-        while waiting or running:
-            while waiting and len(running) < jobs:
+        while (waiting and not pause.asked) or running:
+            if pause.asked:
+                stop.set()
+            while waiting and len(running) < jobs and not pause.asked:
                 task, games = waiting.pop()
-                running[task] = context.Process(target=_play_pass, args=(task, games, results, threads),
+                running[task] = context.Process(target=_play_pass, args=(task, games, results, threads, stop),
                                                 daemon=True)
                 running[task].start()
             try:
@@ -333,19 +358,31 @@ def _stream_games(chunk: list[tuple]) -> Iterator[dict[str, Any]]:
         yield play_game(*args)
 
 
-def _in_processes(todo: list[tuple], jobs: int, path: Path | None) -> Iterator[dict[str, Any]]:
-    """Records as the worker processes finish them; a dead worker stops the run with :class:`WorkerDied`
-    (a plain multiprocessing pool would wait for its games forever)."""
+def _in_processes(todo: list[tuple], jobs: int, path: Path | None, pause: PauseRequest) -> Iterator[
+        dict[str, Any]]:
+    """Records as the worker processes finish them (after a pause, those of the chunks in play); a dead
+    worker stops the run with :class:`WorkerDied` (a plain multiprocessing pool would wait for its games
+    forever)."""
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=limit_threads,
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_pool_worker,
                              initargs=(threads_per_worker(jobs),)) as pool:
         futures = {pool.submit(_play_games, chunk): chunk for chunk in chunks}
         try:
             for future in as_completed(futures):
+                if pause.asked:
+                    for other in futures:
+                        other.cancel()  # only those not yet started: the chunks in play finish
+                if future.cancelled():
+                    continue
                 yield from future.result()
         except BrokenProcessPool:
             _died([args for f, chunk in futures.items() if not f.done() or f.exception() is not None
                    for args in chunk], path)
+
+
+def _pool_worker(threads: int) -> None:
+    ignore_signals()
+    limit_threads(threads)
 
 
 def check_jobs(jobs: object) -> None:

@@ -22,6 +22,7 @@ import numpy as np
 from hearts_env import __version__
 from hearts_env.agents import SEATED, make_agent, seated_agent
 from hearts_env.arena.game import SeatOptions
+from hearts_env.arena.pause import RunPaused, pausable
 from hearts_env.arena.runner import check_jobs, run_arena
 from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals, ladder_check
 from hearts_env.benchmark.report import markdown, plot_ladder
@@ -137,17 +138,24 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     figures = {}
     sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder})
     try:
-        for k, rung in enumerate(ladder):
-            if progress:
-                print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals x {len(seatings)} seatings",
-                      file=sys.stderr)
-            path = folder / f"{rung.name}.jsonl" if folder is not None else None
-            records = run_arena([played, rung.spec], deals=deals, rules=rules, seed=seed, jobs=jobs, out=path,
-                                resume=path is not None and path.exists(), progress=progress,
-                                isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
-                                agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats)
-            check_totals(records)
-            figures[rung.name] = {"spec": rung.spec, **rung_figures(records, deals, opponent_time=track == "reference")}
+        with pausable() as pause:  # a first SIGINT/SIGTERM finishes the games in play, then stops the sitting
+            for k, rung in enumerate(ladder):
+                if pause.asked:  # between two rungs: nothing in play
+                    raise RunPaused(f"paused before the games against {rung.name}; resume continues")
+                if progress:
+                    print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals x {len(seatings)} "
+                          f"seatings", file=sys.stderr)
+                path = folder / f"{rung.name}.jsonl" if folder is not None else None
+                records = run_arena([played, rung.spec], deals=deals, rules=rules, seed=seed, jobs=jobs, out=path,
+                                    resume=path is not None and path.exists(), progress=progress,
+                                    isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
+                                    agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats)
+                check_totals(records)
+                figures[rung.name] = {"spec": rung.spec,
+                                      **rung_figures(records, deals, opponent_time=track == "reference")}
+    except RunPaused as e:
+        sitting.end(str(e)[:500])  # "paused: ...": no game abandoned
+        raise
     except BaseException as e:
         sitting.end(f"stopped: {type(e).__name__}: {e}"[:500])
         raise

@@ -101,7 +101,8 @@ def _played_spec(result: dict[str, Any]) -> str:
 
 def verify_run(path: str | Path, leaderboard: bool = False) -> dict[str, Any]:
     """Check a run (see the module docstring) and return its result; ``leaderboard``: also require what a
-    leaderboard row needs — the agent in its own sandboxed program, no sitting that died, no agent error.
+    leaderboard row needs — the agent in its own sandboxed program, no sitting that died or stopped with games
+    in play (a pause finishes them), no agent error.
     ``path``: a run's folder, or a ``result.json`` with its records packed beside it."""
     path = Path(path)
     if path.is_dir():
@@ -237,6 +238,12 @@ def _check_leaderboard(result: dict[str, Any]) -> None:
     if died:
         _fail(f"{len(died)} sitting(s) died with the dealer (first began {died[0]['began']}): their games in play "
               f"were played again")
+    stopped = [s for s in result.get("sittings", []) if s["status"] != "finished" and
+               not str(s["status"]).startswith("paused")]
+    if stopped:
+        _fail(f"{len(stopped)} sitting(s) stopped without finishing their games in play (first: began "
+              f"{stopped[0]['began']}, {stopped[0]['status']!r}): those games were played again; a pause (one SIGINT "
+              f"or SIGTERM) finishes them")
     errors = {name: r["errors"] for name, r in result["rungs"].items() if r["errors"]}
     if errors:
         _fail(f"the agent's errors ended games: {errors}")

@@ -208,7 +208,8 @@ class XinxinDriver:
             self.process = subprocess.Popen(
                 [str(self.path), str(s.uct_num_runs), repr(float(s.uct_c_val)), str(s.iimc_num_worlds),
                  repr(float(s.playout_epsilon))],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                start_new_session=True)  # a Ctrl-C meant for the run (a pause) never reaches it mid-search
         return self.process
 
     def ask(self, line: str) -> str | None:
