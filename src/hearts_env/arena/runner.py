@@ -148,8 +148,8 @@ def run_arena(specs: Sequence[str], deals: int, rules: Rules | str = "standard(g
                 bar.update(1)
             if pause.asked and written < len(todo):
                 then = f"{path} holds them; resume continues" if path is not None else "no results file to resume"
-                raise RunPaused(f"paused: the games in play were finished ({written} game(s) played in this "
-                                f"sitting, {len(todo) - written} left); {then}")
+                raise RunPaused(f"paused: the games in play were finished ({written} game(s) of this tournament "
+                                f"played by this call, {len(todo) - written} left); {then}")
     finally:
         bar.close()
         if sink is not None:
