@@ -98,9 +98,8 @@ class Snoop(Hostile):
         import hearts_env.arena.game as game
 
         try:
-            with open(game.__file__, "a") as f:
-                f.write("\n")
-            found = True
+            with open(game.__file__, "a"):  # opening it to append is proof enough: nothing is written, since a
+                found = True  # run outside the sandbox (isolation "none") would write to the source tree
         except OSError:
             pass
         return found
