@@ -140,10 +140,19 @@ def test_the_agents_seeds_do_not_reveal_the_deal():
     assert 0 <= seat_seed(game, 1) < 2**64
 
 
+def _wait_for_games(process: subprocess.Popen, out: Path, games: int) -> None:
+    """Wait until the benchmark ``process`` has written ``games`` games against greedy into ``out``."""
+    import time
+
+    deadline = time.monotonic() + 300
+    while not ((out / "greedy.jsonl").exists() and (out / "greedy.jsonl").read_text().count("\n") >= games):
+        assert process.poll() is None and time.monotonic() < deadline, "the first sitting ended on its own"
+        time.sleep(0.05)
+
+
 def test_a_sitting_that_died_shows_in_the_result_and_bars_a_leaderboard_row(tmp_path):
     """Crash-and-resume selection: leaving a run when it goes badly and resuming it leaves a trace."""
     import signal
-    import time
 
     out = tmp_path / "run"
     command = [sys.executable, "-m", "hearts_env.cli", "benchmark", "hostile_agents:Slow", "--tier", "smoke",
@@ -151,10 +160,7 @@ def test_a_sitting_that_died_shows_in_the_result_and_bars_a_leaderboard_row(tmp_
     first = subprocess.Popen(command, cwd=HOSTILE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
     try:
-        deadline = time.monotonic() + 300
-        while not ((out / "greedy.jsonl").exists() and (out / "greedy.jsonl").read_text().count("\n") >= 2):
-            assert first.poll() is None and time.monotonic() < deadline, "the first sitting ended on its own"
-            time.sleep(0.1)
+        _wait_for_games(first, out, 2)
     finally:
         os.killpg(first.pid, signal.SIGKILL)
         first.wait()
@@ -174,14 +180,9 @@ SLOW_FIRST_GAMES = "hostile_agents:Slow(delay=0.15, games=2)"  # its program's f
 
 def _first_sitting(out: Path) -> subprocess.Popen:
     """A benchmark of an honest agent, once its first game is written: its second is in play for seconds."""
-    import time
-
     process = subprocess.Popen(_command(out), cwd=HOSTILE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                start_new_session=True)
-    deadline = time.monotonic() + 300
-    while not ((out / "greedy.jsonl").exists() and (out / "greedy.jsonl").read_text().count("\n") >= 1):
-        assert process.poll() is None and time.monotonic() < deadline, "the first sitting ended on its own"
-        time.sleep(0.05)
+    _wait_for_games(process, out, 1)
     return process
 
 
