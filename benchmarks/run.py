@@ -322,6 +322,38 @@ def world_batch(direct: bool, count: int = 300) -> Callable[[], int]:
     return run
 
 
+def apprentice_trunk(sparse: bool, rows: int = 256) -> Callable[[], int]:
+    """Observations/s through the apprentice's trunk, a batch of ``rows`` positions of heuristic deals at every
+    stage (a rollout step of ``pimc(policy='apprentice')``): the first layer over the nonzero inputs only
+    (``NumpyNet.trunk`` with Numba) or NumPy's dense product for every layer (the reference)."""
+    from hearts_baselines.apprentice.agent import ApprenticeAgent
+    from hearts_env.agents import make_agent
+    from hearts_env.encoders import make_encoder
+
+    rules = make_rules("standard(game=deal)")
+    net, encoder, player = ApprenticeAgent().net, make_encoder("rich", rules), make_agent("heuristic")
+    rng = np.random.default_rng(0)
+    observations = []
+    while len(observations) < rows:
+        deal = Deal.random(rules, rng)
+        while not deal.is_over:
+            view = SeatView.of(deal, deal.current)
+            observations.append(encoder.encode(view))
+            deal.apply(player.act(view))
+    x = np.stack(observations[:rows]).astype(np.float32)
+
+    def run() -> int:
+        if sparse:
+            net.trunk(x)
+        else:
+            h = x
+            for w, b in net.hidden:
+                h = np.maximum(h @ w + b, 0.0)
+        return rows
+
+    return run
+
+
 def decisions(spec: str, rules: str = "openspiel(game=deal)", positions: int = 8) -> Callable[[], int]:
     """Decisions/s of an agent over mid-deal positions of random heuristic deals (the time per move
     that search agents are compared at)."""
@@ -670,6 +702,8 @@ def main(argv: list[str] | None = None) -> None:
                     "the scalar engine, one deal", args.seconds, rounds=2)
             compare("subagents training, 512 tables (deals/s)", subagents_training("batch"),
                     subagents_training("scalar"), "/s", "scalar engine + dense SGD (before)", args.seconds, rounds=2)
+            compare("apprentice trunk, 256 positions (obs/s)", apprentice_trunk(True), apprentice_trunk(False), "/s",
+                    "dense NumPy product, every layer", args.seconds / 2, rounds=2)
         for spec in ("pimc", "pimc(n=40, policy='apprentice')", "mcts", "ismcts", "maxn", "tdlambda"):
             compare(f"{spec} decisions (/s)", decisions(spec), decisions("openspiel-ismcts"), "/s",
                     "openspiel-ismcts (1000 sims)", args.seconds, rounds=2)

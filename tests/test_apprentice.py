@@ -147,6 +147,36 @@ def test_numpy_inference_equals_torch(warm: Path):
     assert all(np.array_equal(again[k], net.params()[k]) for k in again)
 
 
+@pytest.mark.parametrize("numba", [True, False])
+def test_the_first_layer_over_nonzero_inputs_equals_the_dense_product(numba: bool, monkeypatch):
+    """The trunk's first layer sums only the weight rows of nonzero inputs (Numba): the dense product's result,
+    on real observations (binary slots and fractions) and on dense inputs; NumPy's product where Numba is absent."""
+    from hearts_baselines.apprentice import net as net_module
+
+    if numba:
+        pytest.importorskip("numba")
+    else:
+        monkeypatch.setattr(net_module, "_SPARSE_AFFINE", False)
+    assert (net_module.sparse_affine() is not None) == numba
+    net = ApprenticeAgent().net
+    deals = [Deal.random(RULES, np.random.default_rng(k), pass_direction=k % 4) for k in range(8)]
+    encoder, player, rows = make_encoder("rich", RULES), make_agent("heuristic"), []
+    for _ in range(40):
+        for deal in deals:
+            if not deal.is_over:
+                view = SeatView.of(deal, deal.current)
+                rows.append(encoder.encode(view))
+                deal.apply(player.act(view))
+    x = np.stack(rows).astype(np.float32)
+    assert 0 < (x != 0).mean() < 0.2 and ((x > 0) & (x < 1)).any()  # sparse, with non-binary slots
+    for inputs in (x, np.random.default_rng(1).random((7, x.shape[1]), dtype=np.float32)):
+        dense = inputs
+        for w, b in net.hidden:
+            dense = np.maximum(dense.astype(np.float64) @ w + b, 0.0)
+        assert np.allclose(net.trunk(inputs), dense, rtol=1e-5, atol=1e-4)
+        assert np.allclose(net.trunk(inputs[:1]), dense[:1], rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("head", ["policy", "q"])
 def test_agent_plays_legal_cards_and_batches_as_it_plays_alone(warm: Path, head: str):
     agent = ApprenticeAgent(weights=str(warm), head=head)

@@ -56,9 +56,16 @@ class NumpyNet:
         self.heads = {h: (params[f"w{h}"].astype(np.float32), params[f"b{h}"].astype(np.float32)) for h in HEADS}
 
     def trunk(self, x: np.ndarray) -> np.ndarray:
+        first = True
         for w, b in self.hidden:
-            x = x @ w
-            x += b
+            if first and (affine := sparse_affine()) is not None:
+                # the observations are nine tenths zeros: summing the weight rows of the other tenth is
+                # about three times faster than the dense product (and equal to it up to float rounding)
+                x = affine(np.ascontiguousarray(x, dtype=np.float32), w, b, np.empty((len(x), w.shape[1]), np.float32))
+            else:
+                x = x @ w
+                x += b
+            first = False
             np.maximum(x, 0.0, out=x)
         return x
 
@@ -88,6 +95,39 @@ class NumpyNet:
     def load(cls, path: str | Path) -> NumpyNet:
         header, arrays = load_npz(path, FORMAT, "apprentice", required=("w0", "b0", "wp", "bp", "wq", "bq", "wv", "bv"))
         return cls(arrays, header)
+
+
+def _sparse_affine(x: np.ndarray, w: np.ndarray, b: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``out = x @ w + b`` over the nonzero entries of ``x`` only (row by row, in feature order)."""
+    acc = np.empty(w.shape[1], np.float32)
+    for i in range(x.shape[0]):
+        acc[:] = b
+        for j in range(x.shape[1]):
+            v = x[i, j]
+            if v == 1.0:
+                for c in range(w.shape[1]):
+                    acc[c] += w[j, c]
+            elif v != 0.0:
+                for c in range(w.shape[1]):
+                    acc[c] += v * w[j, c]
+        out[i] = acc
+    return out
+
+
+_SPARSE_AFFINE: Any = None
+
+
+def sparse_affine() -> Any:
+    """:func:`_sparse_affine` compiled by Numba, or None when Numba is not installed (the ``search`` extra)."""
+    global _SPARSE_AFFINE
+    if _SPARSE_AFFINE is None:
+        try:
+            import numba
+        except ImportError:
+            _SPARSE_AFFINE = False
+        else:
+            _SPARSE_AFFINE = numba.njit(cache=True)(_sparse_affine)
+    return _SPARSE_AFFINE or None
 
 
 def torch_net(inputs: int, hidden: tuple[int, ...], actions: int) -> Any:
