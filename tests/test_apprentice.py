@@ -149,15 +149,17 @@ def test_numpy_inference_equals_torch(warm: Path):
 
 @pytest.mark.parametrize("numba", [True, False])
 def test_the_first_layer_over_nonzero_inputs_equals_the_dense_product(numba: bool, monkeypatch):
-    """The trunk's first layer sums only the weight rows of nonzero inputs (Numba): the dense product's result,
-    on real observations (binary slots and fractions) and on dense inputs; NumPy's product where Numba is absent."""
+    """The trunk's first layer sums only the weight rows of nonzero inputs (Numba, batches of SPARSE_MIN_ROWS or
+    more): the dense product's result, on real observations (binary slots and fractions) and on dense inputs;
+    NumPy's product for one row and where Numba is absent."""
     from hearts_baselines.apprentice import net as net_module
 
     if numba:
         pytest.importorskip("numba")
     else:
         monkeypatch.setattr(net_module, "_SPARSE_AFFINE", False)
-    assert (net_module.sparse_affine() is not None) == numba
+    affine = net_module.sparse_affine()
+    assert (affine is not None) == numba
     net = ApprenticeAgent().net
     deals = [Deal.random(RULES, np.random.default_rng(k), pass_direction=k % 4) for k in range(8)]
     encoder, player, rows = make_encoder("rich", RULES), make_agent("heuristic"), []
@@ -169,12 +171,17 @@ def test_the_first_layer_over_nonzero_inputs_equals_the_dense_product(numba: boo
                 deal.apply(player.act(view))
     x = np.stack(rows).astype(np.float32)
     assert 0 < (x != 0).mean() < 0.2 and ((x > 0) & (x < 1)).any()  # sparse, with non-binary slots
-    for inputs in (x, np.random.default_rng(1).random((7, x.shape[1]), dtype=np.float32)):
-        dense = inputs
-        for w, b in net.hidden:
-            dense = np.maximum(dense.astype(np.float64) @ w + b, 0.0)
+    w, b = net.hidden[0]
+    for inputs in (x, np.random.default_rng(1).random((net_module.SPARSE_MIN_ROWS, x.shape[1]), dtype=np.float32)):
+        first = inputs.astype(np.float64) @ w + b
+        if affine is not None:
+            assert np.allclose(affine(inputs, w, b, np.empty_like(first, np.float32)), first, rtol=1e-5, atol=1e-4)
+        dense = first
+        for w1, b1 in net.hidden[1:]:
+            dense = np.maximum(dense, 0.0) @ w1 + b1
+        dense = np.maximum(dense, 0.0)
         assert np.allclose(net.trunk(inputs), dense, rtol=1e-5, atol=1e-4)
-        assert np.allclose(net.trunk(inputs[:1]), dense[:1], rtol=1e-5, atol=1e-4)
+        assert np.allclose(net.trunk(inputs[:1]), dense[:1], rtol=1e-5, atol=1e-4)  # one row: NumPy's product
 
 
 @pytest.mark.parametrize("head", ["policy", "q"])
