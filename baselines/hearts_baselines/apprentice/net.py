@@ -5,9 +5,10 @@
   per-card estimates);
 - ``v`` (1): the points the seat will take by the deal's end from here (the critic of PPO).
 
-Play and batched inference run in NumPy (:class:`NumpyNet`, no torch needed, float32); training uses the
-same layers in torch (:func:`torch_net`, the ``train`` extra). Weights travel as one ``.npz`` of format
-``apprentice-1`` (arrays ``w0, b0, w1, b1, …, wp, bp, wq, bq, wv, bv`` beside a JSON header:
+Play and batched inference run in NumPy (:class:`NumpyNet`, no torch needed, float32; with Numba, batches take the
+first layer over the nonzero inputs only: :data:`SPARSE_MIN_ROWS`); training uses the same layers in torch
+(:func:`torch_net`, the ``train`` extra). Weights travel as one ``.npz`` of format ``apprentice-1`` (arrays
+``w0, b0, w1, b1, …, wp, bp, wq, bq, wv, bv`` beside a JSON header:
 :mod:`hearts_baselines.weightfiles`).
 
 Every trainer (warm start, PPO, exploiter) writes the same files in its run folder: ``checkpoint.pt`` (what
