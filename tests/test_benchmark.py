@@ -66,7 +66,7 @@ def test_every_tier_is_balanced_over_pass_directions():
 def test_unknown_suite_tier_preset_format_and_rung_are_refused_by_name():
     with pytest.raises(ValueError, match="published suites: v1"):
         get_suite("v0")
-    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, quick, mid, full"):
+    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, short, quick, mid, full"):
         run_benchmark("random", tier="huge")
     with pytest.raises(ValueError, match="no rules preset 'black_maria'"):
         run_benchmark("random", preset="black_maria")

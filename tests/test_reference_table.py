@@ -19,7 +19,7 @@ from hearts_env.benchmark.verify import PACKED_SUFFIX, verify_run
 DOCS = Path(__file__).parents[1] / "docs"
 TABLE = DOCS / "reference-table"
 RESULTS = sorted(TABLE.rglob("*.json"))
-ROW = re.compile(r"^\| `[^`]+` \| (quick|mid|full|smoke) \(\d+\) \|")
+ROW = re.compile(r"^\| `[^`]+` \| (short|quick|mid|full|smoke) \(\d+\) \|")
 HEADER = re.compile(r"^\| agent \| tier \(deals\) \|(.*)$")
 
 

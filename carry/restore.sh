@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Restore the carried runs (README.md): each commit's environment, the run folders and the run scripts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v bwrap >/dev/null || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null)
+mkdir -p runs/bench
+grep -v '^#' carry/RUNS | while read -r folder commit extras _; do
+  [ -z "$folder" ] && continue
+  short=${commit:0:7}
+  venv=/work/runvenv-$short src=/work/runsrc-$short
+  if [ ! -x "$venv/bin/hearts-env" ]; then
+    [ -d "$src" ] || git worktree add -f "$src" "$commit" >/dev/null
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --upgrade pip
+    (cd "$src" && "$venv/bin/pip" install -q -c constraints.txt ".[$extras]")
+  fi
+  if [ ! -d "runs/bench/$folder" ]; then tar -xJf "carry/$folder.tar.xz" -C runs/bench; fi
+  echo "restored runs/bench/$folder (code $short, $venv)"
+done
+cp carry/*.sh runs/ 2>/dev/null || true
