@@ -63,6 +63,14 @@ def test_every_tier_is_balanced_over_pass_directions():
         assert all(deals % 4 == 0 for deals in suite.tiers.values())
 
 
+def test_a_missing_statistics_library_is_refused_before_the_first_game(tmp_path, monkeypatch):
+    # it used to end a run after its first rung, whose figures need scipy: a stopped sitting, no leaderboard row
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)
+    with pytest.raises(ImportError, match=r"needs scipy: pip install 'hearts-env\[benchmark\]'"):
+        run_benchmark("random", tier="smoke", out=tmp_path / "run", isolation="none", jobs=1)
+    assert not (tmp_path / "run").exists()
+
+
 def test_unknown_suite_tier_preset_format_and_rung_are_refused_by_name():
     with pytest.raises(ValueError, match="published suites: v1"):
         get_suite("v0")

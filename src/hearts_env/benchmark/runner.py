@@ -26,7 +26,7 @@ from hearts_env.arena.pause import RunPaused, pausable
 from hearts_env.arena.runner import check_jobs, run_arena
 from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals, ladder_check
 from hearts_env.benchmark.report import markdown, plot_ladder
-from hearts_env.benchmark.stats import headline, per_deal, rung_figures
+from hearts_env.benchmark.stats import headline, per_deal, require_statistics, rung_figures
 from hearts_env.benchmark.suite import (
     FORMATS,
     HEADLINES,
@@ -82,6 +82,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
                                      or agent_secret < 0):
         raise ValueError(f"agent_secret must be an integer >= 0, got {agent_secret!r}")
     check_jobs(jobs)
+    require_statistics()  # a missing scipy would otherwise end the run after its first rung
     the_suite = get_suite(suite)
     deals = the_suite.deals(tier)
     rules = the_suite.rules(preset)

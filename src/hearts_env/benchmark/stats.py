@@ -79,11 +79,21 @@ def wilcoxon_p(differences: np.ndarray) -> float | None:
         return None
     if not np.any(differences):
         return 1.0
+    return float(_wilcoxon()(differences, zero_method="zsplit").pvalue)
+
+
+def _wilcoxon() -> Any:
     try:
         from scipy.stats import wilcoxon
     except ImportError:
         raise ImportError("the benchmark's signed-rank test needs scipy: pip install 'hearts-env[benchmark]'") from None
-    return float(wilcoxon(differences, zero_method="zsplit").pvalue)
+    return wilcoxon
+
+
+def require_statistics() -> None:
+    """Raise the ImportError of a missing statistics dependency (scipy) before a run plays its first game,
+    not hours later when its first rung's figures are computed."""
+    _wilcoxon()
 
 
 def matchpoints(points: Sequence[int], seat: int) -> float:
