@@ -17,4 +17,6 @@ grep -v '^#' carry/RUNS | while read -r folder commit extras _; do
   if [ ! -d "runs/bench/$folder" ]; then tar -xJf "carry/$folder.tar.xz" -C runs/bench; fi
   echo "restored runs/bench/$folder (code $short, $venv)"
 done
+# xinxin (GPL-3.0, never in the wheel) for runs against it: built from third_party/ by the Makefile
+if grep -v "^#" carry/RUNS | grep -q xinxin; then make -s xinxin; fi
 cp carry/*.sh runs/ 2>/dev/null || true
