@@ -2,6 +2,7 @@
 # Restore the carried runs (README.md): each commit's environment, the run folders and the run scripts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$(pwd)
 command -v bwrap >/dev/null || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null)
 mkdir -p runs/bench
 grep -v '^#' carry/RUNS | while read -r folder commit extras _; do
@@ -12,7 +13,9 @@ grep -v '^#' carry/RUNS | while read -r folder commit extras _; do
     [ -d "$src" ] || git worktree add -f "$src" "$commit" >/dev/null
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
-    (cd "$src" && "$venv/bin/pip" install -q -c constraints.txt ".[$extras]")
+    pins=(-c constraints.txt)  # and the versions the run began with, where recorded (pip freeze)
+    [ -e "$root/carry/$folder.freeze.txt" ] && pins+=(-c "$root/carry/$folder.freeze.txt")
+    (cd "$src" && "$venv/bin/pip" install -q "${pins[@]}" ".[$extras]")
   fi
   if [ ! -d "runs/bench/$folder" ]; then tar -xJf "carry/$folder.tar.xz" -C runs/bench; fi
   echo "restored runs/bench/$folder (code $short, $venv)"
