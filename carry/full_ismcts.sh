@@ -6,7 +6,7 @@ VENV=${VENV:-/work/runvenv-ba78e8c}
 OUT=runs/bench/full3-ismcts
 JOBS=${JOBS:-2}
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
-if [ -e "$OUT/manifest.json" ] || [ -e "$OUT" -a -n "$(ls -A $OUT 2>/dev/null)" ]; then R=--resume; else R=; fi
+R=; [ -e "$OUT/manifest.json" ] && R=--resume  # a begun run has its manifest
 echo "=== $(date -u +%FT%TZ) start sitting $R jobs $JOBS"
 $VENV/bin/hearts-env benchmark ismcts --tier full --out $OUT --jobs $JOBS $R
 rc=$?
