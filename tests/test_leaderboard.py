@@ -157,6 +157,13 @@ def test_every_quick_row_was_measured_under_the_dealer():
         assert _load(path)["isolation"] == "process"
 
 
+def test_the_three_strongest_standard_full_rows_were_measured_under_the_dealer():
+    """The top of the full ladder, the rows a newcomer compares against, can be checked by ``verify``."""
+    full = [path for path in RESULTS if path.parent.relative_to(LEADERBOARD).parts == ("v1", "full")]
+    strongest = sorted(full, key=lambda path: -_load(path)["headline"]["mean"])[:3]
+    assert set(strongest) <= set(SHIPPED), [path.stem for path in strongest if path not in SHIPPED]
+
+
 def test_two_published_results_pair_deal_for_deal():
     full = [_load(path) for path in RESULTS if path.parent.name == "full"]
     c = compare(full[0], full[1])
