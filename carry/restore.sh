@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 command -v bwrap >/dev/null || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null)
 mkdir -p runs/bench
-grep -v '^#' carry/RUNS | while read -r folder commit extras _; do
+{ grep -v '^#' carry/RUNS || true; } | while read -r folder commit extras _; do
   [ -z "$folder" ] && continue
   short=${commit:0:7}
   venv=/work/runvenv-$short src=/work/runsrc-$short
