@@ -23,6 +23,7 @@ from hearts_env.benchmark.verify import VerificationFailed, verify_run
 from hearts_env.cards import parse_cards, to_mask
 from hearts_env.engine import Phase
 from hearts_env.reference.xinxin import (
+    DRIVER_ENV,
     SETTINGS,
     XinxinAgent,
     XinxinDriver,
@@ -299,6 +300,24 @@ def test_xinxin_takes_a_seat_in_the_arena_through_the_seat_protocol(tmp_path):
     records = run_arena(["hosted:xinxin(uct_num_runs=5, iimc_num_worlds=4)", "heuristic"], deals=2,
                         rules="openspiel", jobs=1, out=tmp_path / "games.jsonl")
     assert len(records) == 2 * 14 and not [r for r in records if r["error"]]
+
+
+@needs_xinxin
+def test_a_seated_xinxin_finds_the_driver_the_user_named_and_refuses_a_wrong_one_in_one_line(tmp_path, monkeypatch):
+    """A pip-installed package has no checkout to find the driver in: ``$HEARTS_ENV_XINXIN`` must reach the
+    sandboxed seat, and the file it names must be visible there even under ``/tmp``, which the sandbox covers."""
+    copy = tmp_path / "elsewhere" / "xinxin_driver"
+    copy.parent.mkdir()
+    shutil.copy2(find_driver(), copy)
+    monkeypatch.setenv(DRIVER_ENV, str(copy))
+    records = run_arena(["hosted:xinxin(uct_num_runs=5, iimc_num_worlds=4)", "heuristic"], deals=1,
+                        rules="openspiel", jobs=1, out=tmp_path / "games.jsonl")
+    assert records and not [r for r in records if r["error"]]
+    monkeypatch.setenv(DRIVER_ENV, str(tmp_path / "nowhere"))  # the seat reads the variable, not the checkout
+    refusal = r"cannot take a seat: AgentError: HEARTS_ENV_XINXIN=\S*nowhere: no executable file there$"  # no traceback
+    with pytest.raises(ValueError, match=refusal):
+        run_arena(["hosted:xinxin(uct_num_runs=5, iimc_num_worlds=4)", "heuristic"], deals=1,
+                  rules="openspiel", jobs=1, out=tmp_path / "again.jsonl")
 
 
 @needs_xinxin

@@ -28,11 +28,16 @@ MAX_MESSAGE = 4000
 
 
 def _describe(error: BaseException) -> str:
-    """``Type: message`` and a short traceback, never raising (an exception's ``__str__`` may)."""
+    """``Type: message`` and a short traceback, never raising (an exception's ``__str__`` may). An
+    :class:`~hearts_env.agents.AgentError` is a refusal already worded for the user: its line alone."""
+    from hearts_env.agents import AgentError
+
     try:
         text = f"{type(error).__name__}: {error}"
     except BaseException:
         text = f"{type(error).__name__} (its message could not be read)"
+    if isinstance(error, AgentError):
+        return text[:MAX_MESSAGE]
     with contextlib.suppress(BaseException):
         text += "\n" + "".join(traceback.format_tb(error.__traceback__, limit=5))
     return text[:MAX_MESSAGE]

@@ -31,7 +31,11 @@ MODES = ("auto", "bwrap", "basic")
 NOBODY = 65534
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL", "TZ")
 """Variables a seat keeps from the dealer's environment: machine facts that change no result, but without
-which some libraries misbehave (OpenBLAS on some processors). Nothing else passes."""
+which some libraries misbehave (OpenBLAS on some processors). Besides :data:`PROGRAM_VARIABLES`, nothing else passes."""
+PROGRAM_VARIABLES = ("HEARTS_ENV_XINXIN",)
+"""Variables naming a reference program that a seat starts (the xinxin driver, docs/reference.md): kept, and the
+file each names kept visible, so that ``hosted:xinxin`` finds the driver a user pointed it at. They name nothing
+of the run, and the program is one any seat could start anyway."""
 
 
 class SandboxError(RuntimeError):
@@ -128,8 +132,13 @@ def environment(home: str) -> dict[str, str]:
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "PYTHONDONTWRITEBYTECODE": "1",
            "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
            "NUMBA_NUM_THREADS": "1", "NUMBA_CACHE_DIR": f"{home}/numba-cache", "MPLBACKEND": "Agg"}
-    env.update({k: os.environ[k] for k in KEPT_VARIABLES if k in os.environ})
+    env.update({k: os.environ[k] for k in (*KEPT_VARIABLES, *PROGRAM_VARIABLES) if k in os.environ})
     return env
+
+
+def program_paths() -> list[str]:
+    """The files that :data:`PROGRAM_VARIABLES` name here."""
+    return [os.path.abspath(os.environ[k]) for k in PROGRAM_VARIABLES if os.environ.get(k)]
 
 
 def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -> Launched:
@@ -158,7 +167,7 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     env = environment(home)
     if cache is not None:
         args += ["--bind", cache, "/tmp/numba-cache"]
-    for path in dict.fromkeys((*python_paths(), *sandbox.visible)):  # under /tmp, which the sandbox covers
+    for path in dict.fromkeys((*python_paths(), *program_paths(), *sandbox.visible)):  # under /tmp, which it covers
         if os.path.realpath(path).startswith("/tmp/") and os.path.exists(path):
             args += ["--ro-bind", path, path]
     for path in sandbox.hidden:  # a path made later is made before any program that must not see it starts
