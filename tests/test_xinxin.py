@@ -329,6 +329,16 @@ def test_xinxin_takes_the_benchmark_from_its_own_program_and_the_result_verifies
     verify_run(tmp_path / "run")
 
 
+def test_an_opponent_that_cannot_take_its_seat_is_refused_before_the_run_begins(tmp_path, monkeypatch):
+    """An opponent's failure found only at its first game would leave a stopped sitting, which bars the run's
+    row for good; the run must refuse before it writes anything."""
+    monkeypatch.setenv(DRIVER_ENV, str(tmp_path / "nowhere"))
+    with pytest.raises(ValueError, match=r"agent \"hosted:xinxin.*cannot take a seat: .*nowhere: no executable"):
+        run_benchmark("greedy", tier="smoke", preset="openspiel", track="reference", rungs=["xinxin"],
+                      out=tmp_path / "run", jobs=1)
+    assert not (tmp_path / "run").exists()
+
+
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("reference") / "run"

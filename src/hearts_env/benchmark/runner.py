@@ -23,7 +23,7 @@ from hearts_env import __version__
 from hearts_env.agents import SEATED, make_agent, seated_agent
 from hearts_env.arena.game import SeatOptions
 from hearts_env.arena.pause import RunPaused, pausable
-from hearts_env.arena.runner import check_jobs, run_arena
+from hearts_env.arena.runner import check_jobs, probe_agent, run_arena
 from hearts_env.benchmark.checks import BenchmarkCheckFailed, check_even, check_ladder, check_totals, ladder_check
 from hearts_env.benchmark.report import markdown, plot_ladder
 from hearts_env.benchmark.stats import headline, per_deal, require_statistics, rung_figures
@@ -104,6 +104,8 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     cache_folder = tempfile.TemporaryDirectory(prefix="hearts-bench-seat-cache-")  # removed when the run ends
     cache = cache_folder.name  # the agent's compiled kernels, copied to each of its programs
     weights = _weights(spec, played, rules, seats, cache)  # a bad spec fails before anything is played
+    for rung in ladder:  # and so does an opponent that cannot take its seat (xinxin not built, pyspiel missing):
+        probe_agent(rung.spec, rules, seats)  # found at its first game, it would leave a stopped sitting
     manifest: dict[str, Any] = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset,
                                 "format": format, "agent": spec, "isolation": isolation,
                                 "move_time_limit": move_time_limit}
