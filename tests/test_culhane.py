@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ from hearts_baselines.culhane.transitions import (
     targets,
 )
 from hearts_env import Deal, SeatView, make_rules
-from hearts_env.agents import make_agent
+from hearts_env.agents import AgentError, make_agent
 from hearts_env.encoders import make_encoder
 from hearts_env.encoders.culhane217 import state_action_rows
 
@@ -146,6 +147,13 @@ def test_training_is_reproducible_and_resumes_to_the_same_weights(tmp_path):
     assert [row["deals"] for row in curve] == [0, 2, 4]  # the pretrained network is checked first
     best = max(curve, key=lambda row: row["win_rate_vs_greedy"])  # the first of the best on ties
     assert meta["chosen_deals"] == best["deals"] and meta["chosen_win_rate_vs_greedy"] == best["win_rate_vs_greedy"]
+
+
+def test_without_torch_the_agent_is_refused_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # what `import torch` meets where PyTorch is not installed
+    with pytest.raises(AgentError, match=r"culhane plays a PyTorch network: it needs the train extra .*"
+                                         r"pip install 'hearts-env\[train\]'$"):
+        make_agent("culhane")
 
 
 def test_network_files_are_checked(tmp_path):

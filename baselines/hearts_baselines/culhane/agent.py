@@ -15,7 +15,7 @@ from hearts_baselines.culhane import network
 from hearts_baselines.culhane.train import BUNDLED, choose
 from hearts_baselines.culhane.transitions import check_rules
 from hearts_env import Phase, SeatView
-from hearts_env.agents import Agent, make_agent
+from hearts_env.agents import Agent, AgentError, make_agent
 from hearts_env.encoders import make_encoder
 from hearts_env.encoders.culhane217 import state_action_rows
 from hearts_env.rules import Rules
@@ -27,7 +27,11 @@ class CulhaneAgent(Agent):
     name = "culhane"
 
     def __init__(self, weights: str | None = None, passing: str = "heuristic"):
-        import torch
+        try:
+            import torch
+        except ImportError as e:
+            raise AgentError(f"culhane plays a PyTorch network: it needs the train extra ({e}): "
+                             f"pip install 'hearts-env[train]'") from None
 
         super().__init__()
         torch.set_num_threads(1)
