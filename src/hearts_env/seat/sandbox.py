@@ -32,7 +32,8 @@ NOBODY = 65534
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL", "TZ")
 """Variables a seat keeps from the dealer's environment: machine facts that change no result, but without
 which some libraries misbehave (OpenBLAS on some processors). Besides :data:`PROGRAM_VARIABLES`, nothing else passes."""
-PROGRAM_VARIABLES = ("HEARTS_ENV_XINXIN",)  # hearts_env.reference.xinxin.DRIVER_ENV (not imported: it imports us)
+PROGRAM_VARIABLES = ("HEARTS_ENV_XINXIN",)  # = hearts_env.reference.xinxin.DRIVER_ENV, written out: the sandbox
+# imports no agent code; tests/test_xinxin.py seats xinxin through it by that variable
 """Variables naming a reference program that a seat starts (the xinxin driver, docs/reference.md): kept, and the
 file each names kept visible, so that ``hosted:xinxin`` finds the driver a user pointed it at. They name nothing
 of the run, and the program is one any seat could start anyway."""
