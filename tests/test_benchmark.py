@@ -74,7 +74,7 @@ def test_a_missing_statistics_library_is_refused_before_the_first_game(tmp_path,
 def test_unknown_suite_tier_preset_format_and_rung_are_refused_by_name():
     with pytest.raises(ValueError, match="published suites: v1"):
         get_suite("v0")
-    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, short, quick, mid, full"):
+    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, short, quick, extended, mid, full"):
         run_benchmark("random", tier="huge")
     with pytest.raises(ValueError, match="no rules preset 'black_maria'"):
         run_benchmark("random", preset="black_maria")
@@ -257,6 +257,44 @@ def test_resume_continues_and_refuses_another_run(smoke_run, tmp_path):
     (tmp_path / "a-file").write_text("mine")
     with pytest.raises(ValueError, match=r"a-file is a file; out= \(--out\) names the folder"):
         run_benchmark("heuristic", tier="smoke", out=tmp_path / "a-file", **FAST)
+
+
+def test_extend_grows_a_finished_run_to_a_larger_tier_keeping_every_game(smoke_run, tmp_path, monkeypatch, capsys):
+    """A run of 8 deals grown to 12 (as short's 100 grow to extended's 300): the 32 games of each rung are kept as
+    they were, only the new deals are played, and the grown run verifies as a leaderboard row."""
+    import shutil
+
+    from hearts_env.benchmark.verify import verify_run
+
+    v1 = get_suite("v1")
+    monkeypatch.setitem(v1.tiers, "smoke12", 12)  # a larger tier whose first 8 deals are smoke's
+    monkeypatch.setitem(v1.tiers, "smoke4", 4)
+    out, small = smoke_run
+    grown = tmp_path / "grown"
+    shutil.copytree(out, grown)
+    kept = {name: (grown / f"{name}.jsonl").read_text() for name in small["rungs"]}
+    ask = ["benchmark", "heuristic", "--opponents", "random", "greedy", "--jobs", "2", "--out", str(grown), "--json"]
+    for tier, extra, why in [("smoke", [], "is a run of tier smoke already: resume it"),
+                             ("smoke4", [], "extend grows a run to a tier of more deals, and smoke4 has 4"),
+                             ("smoke12", ["--rules", "dutch"], "preset: 'standard' there, 'dutch' now"),
+                             ("smoke12", ["--agent-secret", "7"], "another agent secret")]:
+        assert main([*ask, "--tier", tier, "--extend", *extra]) == 2
+        assert why in capsys.readouterr().err
+    assert json.loads((grown / "manifest.json").read_text())["tier"] == "smoke"  # a refusal changes nothing
+    assert main(["benchmark", "heuristic", "--tier", "smoke12", "--extend", "--out", str(tmp_path / "none")]) == 2
+    assert "holds no benchmark run" in capsys.readouterr().err
+    assert main([*ask, "--tier", "smoke12", "--extend"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["tier"] == "smoke12" and result["deals"] == 12
+    assert json.loads((grown / "result.smoke.json").read_text()) == small  # the smaller tier's result, set aside
+    assert (grown / "result.smoke.md").exists()
+    for name, rung in result["rungs"].items():
+        lines = (grown / f"{name}.jsonl").read_text()
+        assert lines.startswith(kept[name]) and lines.count("\n") == 48  # the 32 games kept, 16 played
+        assert rung["per_deal_margin"][:8] == small["rungs"][name]["per_deal_margin"]
+    assert [(s.get("tier"), s["status"], s["played_before"]) for s in result["sittings"]] == \
+        [("smoke", "finished", {"random": 0, "greedy": 0}), ("smoke12", "finished", {"random": 32, "greedy": 32})]
+    assert verify_run(grown, leaderboard=True)["deals"] == 12
 
 
 def test_compare_pairs_deal_for_deal_and_refuses_other_suites(smoke_run):

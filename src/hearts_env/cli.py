@@ -118,7 +118,7 @@ def _benchmark(args: argparse.Namespace) -> int:
                                    out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
                                    isolation=args.isolation, rungs=args.opponents, holdout=holdout,
                                    move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
-                                   agent_secret=args.agent_secret, track=args.track)
+                                   agent_secret=args.agent_secret, track=args.track, extend=args.extend)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
@@ -210,11 +210,12 @@ def _secret(text: str) -> int:
 
 
 def _holdout(args: argparse.Namespace) -> int | None:
-    """The secret of ``--holdout``: the one given, the one of the run ``--resume`` continues, or a new one."""
+    """The secret of ``--holdout``: the one given, the one of the run ``--resume`` (or ``--extend``) continues, or a
+    new one."""
     if args.holdout != DRAW:
         return args.holdout
     manifest = Path(args.out) / "manifest.json" if args.out else None
-    if args.resume and manifest is not None and manifest.exists():
+    if (args.resume or args.extend) and manifest is not None and manifest.exists():
         secret = json.loads(manifest.read_text()).get("holdout")
         if secret is None:
             raise ValueError(f"{args.out} holds a run on the suite's deals, not held-out ones: resume it "
@@ -592,6 +593,9 @@ def build_parser() -> argparse.ArgumentParser:
                            + ", ".join(v1.reference_default) + ")")
     benchmark.add_argument("--out", help="folder for the records, result.json, result.md and ladder.png")
     benchmark.add_argument("--resume", action="store_true", help="continue the run in --out")
+    benchmark.add_argument("--extend", action="store_true",
+                           help="continue the run in --out (paused or finished) on the larger --tier, keeping its "
+                                "games: a tier's deals are the first of every larger tier's")
     benchmark.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
     benchmark.add_argument("--isolation", choices=list(BENCHMARK_ISOLATION), default="process",
                            help="process: the agent plays from a sandboxed program of its own (a leaderboard row "

@@ -57,7 +57,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
                   jobs: int | None = None, progress: bool = False, isolation: str = "process",
                   rungs: Sequence[str] | None = None, holdout: int | None = None,
                   move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
-                  agent_secret: int | None = None, track: str = "ladder") -> dict[str, Any]:
+                  agent_secret: int | None = None, track: str = "ladder", extend: bool = False) -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
@@ -75,6 +75,10 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
     a decision, and gets seeds digested with ``agent_secret`` (drawn per run unless given; published in
     the result when the run ends), so no seed tells it which deal it plays. Every sitting of the run is
     logged in ``sittings.jsonl``; :func:`~hearts_env.benchmark.verify.verify_run` checks a finished run.
+
+    ``extend``: continue the run in ``out`` — paused or finished, of a smaller tier — on ``tier``, keeping every
+    game it played (deal *k* is the same in every tier, so a tier's deals are the first of every larger one's);
+    its earlier result files are kept as ``result.<its tier>.json`` and ``.md``.
     """
     if isolation not in ISOLATION:
         raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(ISOLATION)}")
@@ -117,16 +121,18 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
         manifest["agent_weights_sha256"] = weights["sha256"]
     if holdout is not None:
         manifest["holdout"] = holdout
-    folder = _prepare(folder_path, resume, manifest, agent_secret)
-    secret = _agent_secret(folder, agent_secret)
-    seats = replace(seats, secret=secret, cache=cache)
-    sitting = Sittings(folder)
     seed, agent_seed = (the_suite.seed(preset), None) if holdout is None else holdout_seeds(holdout)
     published = the_suite.fingerprints.get((preset, tier)) if holdout is None else None
     if published is not None and deals_fingerprint(rules, seed, deals) != published:
         raise BenchmarkCheckFailed(f"self-check failed: this installation deals other cards than suite {suite} "
                                    f"({preset}, {tier}) published (a NumPy release that changed its random streams?); "
                                    f"its results would not be comparable")
+    if extend:
+        _extend(folder_path, manifest, the_suite, agent_secret)
+    folder = _prepare(folder_path, resume or extend, manifest, agent_secret)
+    secret = _agent_secret(folder, agent_secret)
+    seats = replace(seats, secret=secret, cache=cache)
+    sitting = Sittings(folder)
     if holdout is not None:
         deals_check = "held-out deals, not the suite's: for comparing with a run on the suite's deals"
     else:
@@ -139,7 +145,7 @@ def run_benchmark(spec: str, suite: str = "v1", tier: str = "quick", preset: str
 
     started = time.time()
     figures = {}
-    sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder})
+    sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier)
     try:
         with pausable() as pause:  # a first SIGINT/SIGTERM finishes the games in play, then stops the sitting
             for k, rung in enumerate(ladder):
@@ -258,6 +264,28 @@ def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any], agent_
     return folder
 
 
+def _extend(folder: Path | None, manifest: dict[str, Any], suite: Any, agent_secret: int | None) -> None:
+    """Make the run in ``folder`` a run of ``manifest``'s larger tier: check that nothing else differs, rewrite
+    its manifest, and set its result files of the smaller tier aside (they no longer describe the folder)."""
+    if folder is None or not (folder / "manifest.json").exists():
+        raise ValueError(f"extend continues a run on a larger tier: {folder or 'no folder (out=, --out)'} holds no "
+                         f"benchmark run")
+    stored = folder / "manifest.json"
+    previous = json.loads(stored.read_text())
+    before, after = previous.get("tier"), manifest["tier"]
+    if before == after:
+        raise ValueError(f"{folder} is a run of tier {after} already: resume it (resume=True, --resume) to continue")
+    if before not in suite.tiers or suite.tiers[before] >= suite.tiers[after]:
+        raise ValueError(f"{folder} is a run of tier {before!r}; extend grows a run to a tier of more deals, and "
+                         f"{after} has {suite.tiers[after]:,}")
+    _prepare(folder, True, {**manifest, "tier": before}, agent_secret)  # raises, naming anything else that differs
+    for name in ("result.json", "result.md"):
+        if (folder / name).exists():
+            (folder / name).rename(folder / name.replace("result.", f"result.{before}."))
+    (folder / "ladder.png").unlink(missing_ok=True)
+    stored.write_text(json.dumps({**previous, "tier": after}, indent=1) + "\n")
+
+
 def _agent_secret(folder: Path | None, given: int | None) -> int:
     """The secret of the agent's seeds: the run's (kept in its manifest), the one given, or a new one."""
     if folder is not None:
@@ -289,9 +317,9 @@ class Sittings:
             with self.path.open("a") as f:
                 f.write(json.dumps(entry) + "\n")
 
-    def begin(self, played: dict[str, int]) -> None:
-        self._write({"sitting": self.count() + 1, "began": _now(), "hearts_env": __version__, "played": played,
-                     "machine": hardware()})
+    def begin(self, played: dict[str, int], tier: str) -> None:
+        self._write({"sitting": self.count() + 1, "began": _now(), "hearts_env": __version__, "tier": tier,
+                     "played": played, "machine": hardware()})
 
     def end(self, status: str) -> None:
         self._write({"sitting": self.count(), "ended": _now(), "status": status})
@@ -300,13 +328,13 @@ class Sittings:
         return sum(1 for e in self.entries if "began" in e)
 
     def summary(self) -> list[dict[str, Any]]:
-        """Each sitting: when it began and ended (None: it died with its dealer), its status, and how many
-        games of each rung were already played when it began."""
+        """Each sitting: when it began and ended (None: it died with its dealer), its status, how many games of
+        each rung were already played when it began, and the tier it played (a run can be extended)."""
         out: list[dict[str, Any]] = []
         for e in self.entries:
             if "began" in e:
                 out.append({"began": e["began"], "ended": None, "status": "died with its dealer",
-                            "played_before": e["played"]})
+                            "played_before": e["played"], **({"tier": e["tier"]} if "tier" in e else {})})
             elif out:
                 out[-1].update(ended=e["ended"], status=e["status"])
         return out
