@@ -23,6 +23,7 @@ from hearts_env.benchmark.verify import VerificationFailed, verify_run
 from hearts_env.cards import parse_cards, to_mask
 from hearts_env.engine import Phase
 from hearts_env.reference.xinxin import (
+    DEADLINES,
     DRIVER_ENV,
     SETTINGS,
     XinxinAgent,
@@ -115,6 +116,18 @@ def test_the_settings_are_openspiels_the_literatures_and_upstreams():
     assert (s.uct_num_runs, s.uct_c_val, s.iimc_num_worlds) == (2000, 0.4, 50)
     s = SETTINGS["upstream"]
     assert (s.iimc_num_worlds, s.playout_epsilon) == (30, 0.1) and s.uct_num_runs * 30 <= 10_000
+
+
+def test_each_xinxin_opponent_of_the_suite_spells_out_its_setting():
+    """The reference track's xinxin rungs name every budget (a later change of a setting's defaults cannot change
+    the suite), and each is its setting as it stands today."""
+    xinxins = [r for r in get_suite("v1").references if r.name.startswith("xinxin")]
+    assert [r.name for r in xinxins] == ["xinxin", "xinxin-literature", "xinxin-upstream"]
+    for rung in xinxins:
+        agent = make_agent(rung.spec.removeprefix("hosted:")[:-1] + ", driver='/bin/true')")
+        setting = rung.spec.split("setting='")[1].split("'")[0]
+        assert rung.name == ("xinxin" if setting == "openspiel" else f"xinxin-{setting}")
+        assert agent.settings == SETTINGS[setting] and agent.driver.deadline == DEADLINES[setting]
 
 
 def test_the_world_sent_to_xinxin_is_the_seats_world_with_its_own_passes_in_xinxins_order():
@@ -386,7 +399,7 @@ def test_the_reference_opponents_play_as_when_the_suite_was_published():
     for preset in presets:
         published = v1.ladder_fingerprints[preset, "xinxin"]
         assert ladder_fingerprint(v1.rung("xinxin", "reference").spec, v1.rules(preset), v1.seed(preset)) == published
-        for name in ("openspiel-ismcts", "xinxin-literature"):
+        for name in ("openspiel-ismcts", "xinxin-literature", "xinxin-upstream"):
             assert v1.ladder_fingerprints[preset, name] is None and name in UNCHECKED
 
 
@@ -394,7 +407,7 @@ def test_unknown_tracks_and_opponents_are_refused_in_one_line():
     with pytest.raises(ValueError, match="track 'gauntlet' is not valid; valid: ladder, reference"):
         run_benchmark("greedy", tier="smoke", track="gauntlet")
     with pytest.raises(ValueError, match="no opponent 'pimc' in its reference track; its opponents: xinxin, "
-                                         "openspiel-ismcts, xinxin-literature"):
+                                         "openspiel-ismcts, xinxin-literature, xinxin-upstream"):
         run_benchmark("greedy", tier="smoke", track="reference", rungs=["pimc"])
 
 

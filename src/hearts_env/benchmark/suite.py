@@ -92,13 +92,17 @@ HEADLINES = {"ladder": "ladder margin", "reference": "reference margin"}
 UNCHECKED = {"openspiel-ismcts": "no seed repeats its play: OpenSpiel's ISMCTS breaks ties between equally valued "
                                  "moves in the order of an Abseil hash map, which Abseil salts per table",
              "xinxin-literature": "the program of xinxin, whose fingerprint checks it; its own would take minutes "
-                                  "(1.3 s a decision)"}
+                                  "(1.3 s a decision)",
+             "xinxin-upstream": "the program of xinxin, whose fingerprint checks it; its own would take most of a "
+                                "minute (0.2 s a decision)"}
 """Opponents with no fingerprint, and why."""
 
 XINXIN_OPENSPIEL = "hosted:xinxin(setting='openspiel', uct_num_runs=50, uct_c_val=0.4, iimc_num_worlds=20, " \
                    "playout_epsilon=0.0, deadline=4.0)"
 XINXIN_LITERATURE = "hosted:xinxin(setting='literature', uct_num_runs=2000, uct_c_val=0.4, iimc_num_worlds=50, " \
                     "playout_epsilon=0.0, deadline=30.0)"
+XINXIN_UPSTREAM = "hosted:xinxin(setting='upstream', uct_num_runs=333, uct_c_val=0.4, iimc_num_worlds=30, " \
+                  "playout_epsilon=0.1, deadline=10.0)"
 
 FORMATS = {"solo": "one agent against three copies of the opponent, in the four rotations",
            "mixed": "the 14 seatings that mix the agent and the opponent (Sturtevant & White 2006)"}
@@ -167,7 +171,8 @@ V1 = Suite(
             Rung("pimc", "pimc(n=300, policy='heuristic', rank='heuristic', passing='heuristic')")),
     references=(Rung("xinxin", XINXIN_OPENSPIEL),
                 Rung("openspiel-ismcts", "openspiel-ismcts(simulations=1000, uct_c=2.0, rollouts=1)"),
-                Rung("xinxin-literature", XINXIN_LITERATURE)),
+                Rung("xinxin-literature", XINXIN_LITERATURE),
+                Rung("xinxin-upstream", XINXIN_UPSTREAM)),
     reference_default=("xinxin", "openspiel-ismcts"),
     fingerprints={
         ("standard", "smoke"): "3c5f47bdd484a28814c09506d7962da4fc341b8ec1e10997f6b240416137276d",
@@ -216,6 +221,8 @@ V1 = Suite(
         ("standard", "xinxin"): "a417d4d5c1dcf3906f6eacb3a1c6fe974370caec5e38d5275894365f69b01927",
         ("openspiel", "xinxin-literature"): None,
         ("standard", "xinxin-literature"): None,
+        ("openspiel", "xinxin-upstream"): None,
+        ("standard", "xinxin-upstream"): None,
         ("openspiel", "openspiel-ismcts"): None,
         ("standard", "openspiel-ismcts"): None,
     },
