@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from hearts_env.benchmark import reference_row
+from hearts_env.benchmark import get_suite, reference_row
 from hearts_env.benchmark.verify import PACKED_SUFFIX, verify_run
 
 DOCS = Path(__file__).parents[1] / "docs"
 TABLE = DOCS / "reference-table"
 RESULTS = sorted(TABLE.rglob("*.json"))
-ROW = re.compile(r"^\| `[^`]+` \| (short|quick|mid|full|smoke) \(\d+\) \|")
+ROW = re.compile(r"^\| `[^`]+` \| (" + "|".join(get_suite("v1").tiers) + r") \(\d+\) \|")
 HEADER = re.compile(r"^\| agent \| tier \(deals\) \|(.*)$")
 
 

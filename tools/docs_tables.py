@@ -31,7 +31,6 @@ EXPLOITS = DOCS / "exploit" / "v1" / "standard" / "quick"
 ROW = re.compile(r"^\| `([^`]+)` \| (\w+) \(\d+\) \|")
 LADDER_HEADER = re.compile(r"^\| agent \| tier \(deals\) \| ladder margin")
 REFERENCE_HEADER = re.compile(r"^\| agent \| tier \(deals\) \| vs ([\w-]+), 95%")
-TIER_ORDER = {"full": 0, "mid": 1, "quick": 2, "short": 3, "smoke": 4}
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -68,7 +67,7 @@ def _ladder_rows(existing: list[str]) -> list[str]:
 
 def _reference_rows(opponent: str) -> list[str]:
     results = [_load(p) for p in sorted(REFERENCE.glob(f"*/*/{opponent}/*.json"))]
-    results.sort(key=lambda r: (TIER_ORDER[r["tier"]], -r["rungs"][opponent]["margin"]["mean"]))
+    results.sort(key=lambda r: (-r["deals"], -r["rungs"][opponent]["margin"]["mean"]))  # the longest tier first
     return [reference_row(r) for r in results]
 
 
