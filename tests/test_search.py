@@ -226,6 +226,60 @@ def test_rollouts_with_plies_let_the_network_play_the_next_cards_and_heuristic_t
     assert not (whole == by_hand.points).all()  # the network's play is not heuristic's
 
 
+@pytest.mark.parametrize("spec", ["openspiel", "standard(jd_bonus=true, game=deal)"])
+def test_a_moon_race_is_one_seat_alone_with_points_as_the_rule_player_sees_it(spec):
+    """``moon_race`` marks exactly the positions where ``heuristic(chase=N)`` goes for the moon with the seat that
+    holds points (its own test, on the seat's view: nobody else has a point, its points taken >= N)."""
+    from hearts_baselines.search_common import moon_race
+    from hearts_env.tables import tables_of
+    from hearts_env.vector import VectorDeals
+
+    rules = make_rules(spec)
+    c = tables_of(rules)
+    rng = np.random.default_rng(3)
+    deals = VectorDeals.random(rules, 64, rng)
+    seen = 0
+    for _ in range(64):
+        for chase in (1, 6, 10):
+            race = moon_race(deals, chase)
+            for i in range(deals.size):
+                taken = [int(t) for t in deals.taken[i]]
+                holders = [s for s in range(4) if taken[s] & c.penalty_cards]
+                expected = (len(holders) == 1 and c.points_of(taken[holders[0]]) >= chase
+                            and int(deals.phase[i]) == int(Phase.PLAY))
+                assert bool(race[i]) == expected
+                seen += expected
+        deals.step(deals.random_actions(rng))
+    assert seen > 50  # races were met, not only their absence
+
+
+def test_chasing_rollouts_let_a_lone_holder_shoot_the_moon():
+    """With ``chase=N`` the apprentice gives way to ``heuristic(chase=N)`` in a moon race: its rollouts end in moons
+    that the network's own play seldom tries, and outside races it plays the network's cards."""
+    from hearts_baselines.apprentice.agent import ApprenticeAgent
+    from hearts_baselines.search.pimc import PIMCAgent
+    from hearts_baselines.search_common import rollout_batch
+    from hearts_env.vector import VectorDeals, numba_available
+
+    if not numba_available():
+        pytest.skip("the chasing rule player runs on the batched engine, which needs Numba")
+    rules = make_rules("openspiel")
+    start = VectorDeals.random(rules, 400, np.random.default_rng(0))
+    network = ApprenticeAgent()
+    network.reset(rules, 0, 0)
+    plain = start.take(np.arange(400))
+    rollout_batch(plain, network, np.random.default_rng(1))
+    chasing = start.take(np.arange(400))
+    rollout_batch(chasing, network, np.random.default_rng(1), chase=6)
+    moons = [(d.moon_shooter >= 0).sum() for d in (plain, chasing)]
+    assert moons[1] > 2 * moons[0], moons  # 27 against 8
+    assert (chasing.points == plain.points).all(axis=1).mean() > 0.2  # no race, no change
+    with pytest.raises(ValueError, match="plays batches"):
+        PIMCAgent(chase=10)
+    with pytest.raises(ValueError, match=r"chase .* must be an integer >= 1"):
+        PIMCAgent(policy="apprentice", chase=0)
+
+
 def test_take_copies_tables():
     from hearts_env.vector import VectorDeals
 

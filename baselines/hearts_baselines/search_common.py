@@ -14,7 +14,9 @@ import numpy as np
 from hearts_env import Deal, Phase, SeatView
 from hearts_env.agents import Agent, make_agent
 from hearts_env.rules import Rules
+from hearts_env.tables import tables_of
 from hearts_env.vector import VectorDeals, policy_name, resolve_backend
+from hearts_env.vector.numpy_backend import penalty_points
 
 
 def check_budget(iterations: int | None, time_limit: float | None, unit: str = "iterations") -> None:
@@ -130,6 +132,19 @@ def batched(policy: str, backend: str = "auto") -> bool:
     return name == "random" or (name is not None and resolve_backend(backend) is not None)
 
 
+def moon_race(deals: VectorDeals, points: int) -> np.ndarray:
+    """(B,) bool: the unfinished rows in play where one seat alone has taken penalty cards, worth ``points`` or more
+    (J♦ bonus deducted) — where ``heuristic(chase=points)`` shoots with that seat and the others defend."""
+    tables = tables_of(deals.rules)
+    taken = deals.taken
+    pointed = (taken & np.uint64(tables.penalty_cards)) != 0
+    holder = taken[np.arange(deals.size), pointed.argmax(axis=1)]
+    held = penalty_points(holder, tables)
+    if deals.rules.jd_bonus:
+        held -= np.where(holder & np.uint64(tables.jd_bit), deals.rules.jd_bonus_points, 0)
+    return (pointed.sum(axis=1) == 1) & (held >= points) & (deals.phase == int(Phase.PLAY))
+
+
 def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator, agents: dict | None = None,
                    backend: str = "auto") -> np.ndarray:
     """(len(deals), 4) final points after playing every deal to its end with ``policy`` for every
@@ -172,16 +187,24 @@ def margins(points: np.ndarray, seat: int) -> np.ndarray:
 
 
 def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator,
-                  plies: int | None = None) -> np.ndarray:
+                  plies: int | None = None, chase: int | None = None) -> np.ndarray:
     """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
     :class:`BatchPolicy` agent, reset beforehand — plays every row to its end; with ``plies``, a
-    :class:`BatchPolicy` plays that many cards and ``heuristic`` the rest."""
+    :class:`BatchPolicy` plays that many cards and ``heuristic`` the rest; with ``chase``, a
+    :class:`BatchPolicy` gives way to ``heuristic(chase=N)`` in every row of a moon race (:func:`moon_race`):
+    the seat alone holding N points or more goes for the moon and the others stop it, as that rule player does."""
     if isinstance(policy, str):
         deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
         return deals.points.astype(np.int64)
+    chaser = f"heuristic(chase={chase})" if chase else None
     played = 0
     while not deals.done.all() and (plies is None or played < plies):
-        deals.step(policy.act_batch(deals))
+        cards = policy.act_batch(deals)
+        if chaser is not None and chase is not None:
+            race = moon_race(deals, chase)
+            if race.any():
+                cards[race] = deals.policy_actions(chaser)[race]
+        deals.step(cards)
         played += 1
     if not deals.done.all():
         deals.advance(np.full(deals.size, -1, np.int8), "heuristic", rng)

@@ -21,7 +21,10 @@ seat's own, e.g. ``opponents="heuristic(chase=10)"``: opponents that go for the 
 points, so the search sees a moon coming (both rule players the engine runs).
 ``plies`` (default: None, the whole rollout) lets a ``policy`` that plays batches (e.g. ``"apprentice"``) play
 only that many cards of each rollout, and ``heuristic`` the rest: most of the network's cost for the next tricks'
-judgment. ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
+judgment. ``chase`` (default: None) does for such a policy what ``opponents="heuristic(chase=N)"`` does for the rule
+players: in a rollout where one seat alone holds ``chase`` points or more, ``heuristic(chase=N)`` plays every seat
+(that one goes for the moon, the others stop it), so the search sees moons the network's play would not try.
+``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
 how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
 ``proposals`` worlds (default 4·``n``) and resamples ``n`` of them by those weights. Passing is delegated
@@ -72,8 +75,18 @@ class PIMCAgent(SearchAgent):
     def __init__(self, n: int = 300, m: int | None = None, policy: str = "heuristic", rank: str = "heuristic",
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
                  belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
-                 opponents: str | None = None, reward: str = "points", plies: int | None = None):
+                 opponents: str | None = None, reward: str = "points", plies: int | None = None,
+                 chase: int | None = None):
         super().__init__(passing)
+        if chase is not None:
+            check_count("chase (points a lone holder needs to go for the moon in the rollouts)", chase)
+            if batch_policy(policy) is None:
+                raise ValueError(f"chase={chase} mixes heuristic(chase={chase}) into the rollouts of a policy that "
+                                 f"plays batches (e.g. 'apprentice'); with policy={policy!r} use "
+                                 f"policy='heuristic(chase={chase})' or opponents=")
+            if not batched("heuristic", backend):
+                raise ValueError(f"chase={chase} needs heuristic on the batched engine (Numba)")
+        self.chase = chase
         if plies is not None:
             check_count("plies (cards the rollout policy plays before heuristic finishes)", plies)
             if batch_policy(policy) is None or not batched("heuristic", backend):
@@ -168,7 +181,7 @@ class PIMCAgent(SearchAgent):
             if self.opponents is not None:
                 points = rollout_seat_apart(batch, view.seat, self.policy, self.opponents, self.rng)
             else:
-                points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng, self.plies)
+                points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng, self.plies, self.chase)
         else:
             worlds = sample_worlds(view, self.rng, n)
             starts = []
