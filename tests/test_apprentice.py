@@ -43,6 +43,23 @@ def warm(data_dir: Path, tmp_path_factory) -> Path:
     return out / "apprentice.npz"
 
 
+def test_a_warm_start_can_begin_from_trained_weights(data_dir: Path, warm: Path, tmp_path: Path):
+    """``init``: the network starts as the given weights (their layer sizes, not ``hidden``'s); with a learning rate
+    of 0 it ends as it began, and it learns from there otherwise."""
+    from hearts_baselines.apprentice import supervised
+
+    start = NumpyNet.load(warm)
+    still = {**TINY, "hidden": (8, 8)}  # replaced by the weights' own (32,)
+    supervised.train(str(data_dir), str(tmp_path / "still"), **still, lr=0.0, init=str(warm))
+    kept = NumpyNet.load(tmp_path / "still" / "apprentice.npz")
+    assert kept.meta["init"] == str(warm) and kept.meta["hidden"] == [32]
+    for name, value in start.params().items():
+        np.testing.assert_array_equal(kept.params()[name], value)
+    supervised.train(str(data_dir), str(tmp_path / "moved"), **TINY, lr=1e-3, init=str(warm))
+    moved = NumpyNet.load(tmp_path / "moved" / "apprentice.npz")
+    assert any(not np.array_equal(moved.params()[k], v) for k, v in start.params().items())
+
+
 def test_search_data_records_every_decision_with_a_choice(data_dir: Path):
     d = D.load(data_dir)
     assert set(d) == set(D.KEYS)

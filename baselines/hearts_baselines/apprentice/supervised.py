@@ -1,6 +1,8 @@
 """Warm start: the apprentice network fitted to search data (:mod:`hearts_baselines.apprentice.data`).
 
     python -m hearts_baselines.apprentice.supervised --data runs/apprentice/data --out runs/apprentice/warm
+    python -m hearts_baselines.apprentice.supervised --data runs/apprentice2/data --out runs/apprentice2/warm \
+        --init baselines/hearts_baselines/weights/apprentice.npz --lr 1e-4
 
 Loss per decision: cross-entropy of the masked policy against the searcher's card, plus the squared
 error of the ``q`` head against the searcher's per-card estimates (candidates only), plus the squared
@@ -10,6 +12,8 @@ The deals with index ≡ 0 (mod 20) are held out: per epoch, ``metrics.jsonl`` r
 agreement with the searcher (playing and passing), the ``q`` head's agreement (its argmin) and
 errors, and the greedy policy's margin against three ``heuristic`` over ``--eval-deals`` seeded deals
 (:func:`hearts_baselines.apprentice.agent.margin_vs_heuristic`).
+``--init`` starts from trained weights (an ``apprentice.npz``, whose layer sizes then replace ``--hidden``) instead of
+random ones: a network fitted again to a stronger searcher's data.
 A checkpoint (network + optimizer + epoch) is written after every epoch and ``--resume``
 continues from it; the end writes ``apprentice.npz`` (:class:`~hearts_baselines.apprentice.net.NumpyNet`).
 Same data, seed and thread count → same weights.
@@ -27,7 +31,18 @@ import numpy as np
 
 from hearts_baselines.apprentice import data as D
 from hearts_baselines.apprentice.agent import greedy_margin
-from hearts_baselines.apprentice.net import SCALE, as_float, begin, checkpoint, finish, log_metrics, to_numpy, torch_net
+from hearts_baselines.apprentice.net import (
+    SCALE,
+    NumpyNet,
+    as_float,
+    begin,
+    checkpoint,
+    finish,
+    load_into,
+    log_metrics,
+    to_numpy,
+    torch_net,
+)
 from hearts_baselines.run_args import arg, parse
 from hearts_env.engine import Phase
 from hearts_env.rules import make_rules
@@ -52,6 +67,7 @@ class Args:
     units: int | None = arg(None, "use only the first N units of the data")
     threads: int = arg(1, "torch threads")
     resume: bool = False
+    init: str | None = arg(None, "start from these weights (apprentice.npz; its layer sizes replace --hidden)")
 
 
 def split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -128,8 +144,9 @@ def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any
 def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int = 1024, lr: float = 1e-3,
           hidden: tuple[int, ...] = (512, 512), q_weight: float = 1.0, v_weight: float = 0.5,
           temperature: float = 0.0, eval_deals: int = 2000, units: int | None = None, threads: int = 1,
-          resume: bool = False, log: bool = True) -> dict[str, Any]:
-    """Fit, write ``OUT/apprentice.npz`` and ``OUT/summary.json``; returns the summary."""
+          resume: bool = False, log: bool = True, init: str | None = None) -> dict[str, Any]:
+    """Fit, write ``OUT/apprentice.npz`` and ``OUT/summary.json``; returns the summary. ``init``: the weights to start
+    from (their layer sizes replace ``hidden``)."""
     import torch
 
     torch.set_num_threads(threads)
@@ -140,7 +157,15 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
     data = D.load(data_dir, units)
     train_rows, held_rows = split(data)
     torch.manual_seed(seed)
+    start = NumpyNet.load(init) if init is not None else None
+    if start is not None:
+        hidden = tuple(int(w.shape[1]) for w, _ in start.hidden)
+        if start.hidden[0][0].shape[0] != data["obs"].shape[1]:
+            raise ValueError(f"{init} reads {start.hidden[0][0].shape[0]} observation slots; the data in {data_dir} "
+                             f"has {data['obs'].shape[1]}")
     net = torch_net(data["obs"].shape[1], hidden, data["legal"].shape[1])
+    if start is not None:
+        load_into(net, start)
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps_per_epoch = len(train_rows) // batch
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * steps_per_epoch))
@@ -176,7 +201,7 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
             "hidden": list(hidden), "stage": "warm start", "data": str(data_dir), "data_manifest": manifest,
             "rows": len(data["action"]), "deals": len(np.unique(data["deal"])), "seed": seed,
             "epochs": epochs, "batch": batch, "lr": lr, "q_weight": q_weight, "v_weight": v_weight,
-            "temperature": temperature}
+            "temperature": temperature, **({"init": str(init)} if init is not None else {})}
     return finish(folder, to_numpy(net, meta))
 
 
@@ -184,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse(Args, argv, __doc__.split("\n\n")[0])
     hidden = tuple(int(h) for h in args.hidden.split(","))
     train(args.data, args.out, args.seed, args.epochs, args.batch, args.lr, hidden, args.q_weight, args.v_weight,
-          args.temperature, args.eval_deals, args.units, args.threads, args.resume)
+          args.temperature, args.eval_deals, args.units, args.threads, args.resume, init=args.init)
 
 
 if __name__ == "__main__":
