@@ -7,7 +7,7 @@ import pytest
 from hearts_env import Deal, Phase, SeatView, make_rules
 from hearts_env.agents import make_agent
 from hearts_env.arena import run_arena
-from hearts_env.cards import parse_cards
+from hearts_env.cards import iter_cards, parse_cards
 
 FAST = {
     "pimc": "pimc(n=4)",
@@ -278,6 +278,25 @@ def test_chasing_rollouts_let_a_lone_holder_shoot_the_moon():
         PIMCAgent(chase=10)
     with pytest.raises(ValueError, match=r"chase .* must be an integer >= 1"):
         PIMCAgent(policy="apprentice", chase=0)
+
+
+def test_pimc_searches_its_passes_when_asked():
+    """``passing='search'``: each pass card is the candidate of fewest mean points over rollouts that pass the rest
+    (every card the seat holds a candidate); by default the rule player passes and nothing is searched."""
+    from hearts_env.arena.game import episode_match
+
+    rules = make_rules("openspiel")
+    deal = episode_match(rules, 5, 0).deal  # deal 0 passes left
+    seat = deal.current
+    view = SeatView.of(deal, seat)
+    searcher, passer = make_agent("pimc(n=40, passing='search')"), make_agent("pimc(n=40)")
+    for agent in (searcher, passer):
+        agent.reset(rules, seat, 1)
+    card = searcher.act(view)
+    assert set(searcher.last_values) == set(iter_cards(view.hand))
+    assert searcher.last_values[card] == min(searcher.last_values.values())
+    passer.act(view)
+    assert passer.last_values == {}
 
 
 def test_take_copies_tables():

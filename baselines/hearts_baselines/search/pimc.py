@@ -28,8 +28,10 @@ players: in a rollout where one seat alone holds ``chase`` points or more, ``heu
 how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
 ``proposals`` worlds (default 4·``n``) and resamples ``n`` of them by those weights. Passing is delegated
-to ``passing`` (default ``heuristic``). After each search, ``last_values`` maps every candidate card to
-its mean points for the seat, whatever the reward (what search data records, :mod:`hearts_baselines.apprentice.data`).
+to ``passing`` (default ``heuristic``), or with ``passing="search"`` searched as a play is: each of the three cards
+in turn, over worlds dealt from what the seat holds, the rollouts passing the rest. After each search,
+``last_values`` maps every candidate card to its mean points for the seat, whatever the reward (what search data
+records, :mod:`hearts_baselines.apprentice.data`).
 
     hearts-env arena "pimc(n=1000)" heuristic --deals 1000
 """
@@ -77,7 +79,8 @@ class PIMCAgent(SearchAgent):
                  belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
                  opponents: str | None = None, reward: str = "points", plies: int | None = None,
                  chase: int | None = None):
-        super().__init__(passing)
+        super().__init__("heuristic" if passing == "search" else passing)
+        self.searches_passes = passing == "search"  # each pass card chosen by the search, as a play is
         if chase is not None:
             check_count("chase (points a lone holder needs to go for the moon in the rollouts)", chase)
             if batch_policy(policy) is None:
