@@ -14,11 +14,13 @@ mkdir -p runs/bench
     python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
     pins=(-c constraints.txt)  # and the versions the run began with, where recorded (pip freeze)
-    [ -e "$root/carry/$folder.freeze.txt" ] && pins+=(-c "$root/carry/$folder.freeze.txt")
+    [ -e "$root/carry/${folder//\//-}.freeze.txt" ] && pins+=(-c "$root/carry/${folder//\//-}.freeze.txt")
     (cd "$src" && "$venv/bin/pip" install -q "${pins[@]}" ".[$extras]")
   fi
-  if [ ! -d "runs/bench/$folder" ]; then tar -xJf "carry/$folder.tar.xz" -C runs/bench; fi
-  echo "restored runs/bench/$folder (code $short, $venv)"
+  # a folder with a slash lies under runs/ (e.g. apprentice2/data, archived as apprentice2-data.tar.xz), else runs/bench/
+  case $folder in */*) under=runs;; *) under=runs/bench;; esac
+  if [ ! -d "$under/$folder" ]; then mkdir -p "$under" && tar -xJf "carry/${folder//\//-}.tar.xz" -C "$under"; fi
+  echo "restored $under/$folder (code $short, $venv)"
 done
 # xinxin (GPL-3.0, never in the wheel) for runs against it: built from third_party/ by the Makefile
 if grep -v "^#" carry/RUNS | grep -q xinxin; then make -s xinxin; fi
