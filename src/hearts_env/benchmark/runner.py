@@ -30,6 +30,7 @@ from hearts_env.benchmark.stats import headline, per_deal, require_statistics, r
 from hearts_env.benchmark.suite import (
     FORMATS,
     HEADLINES,
+    Suite,
     deals_fingerprint,
     format_seatings,
     get_suite,
@@ -264,7 +265,7 @@ def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any], agent_
     return folder
 
 
-def _extend(folder: Path | None, manifest: dict[str, Any], suite: Any, agent_secret: int | None) -> None:
+def _extend(folder: Path | None, manifest: dict[str, Any], suite: Suite, agent_secret: int | None) -> None:
     """Make the run in ``folder`` a run of ``manifest``'s larger tier: check that nothing else differs, rewrite
     its manifest, and set its result files of the smaller tier aside (they no longer describe the folder)."""
     if folder is None or not (folder / "manifest.json").exists():
