@@ -16,7 +16,7 @@ from hearts_env.agents import Agent, make_agent
 from hearts_env.rules import Rules
 from hearts_env.tables import tables_of
 from hearts_env.vector import VectorDeals, policy_name, resolve_backend
-from hearts_env.vector.numpy_backend import penalty_points
+from hearts_env.vector.numpy_backend import card_points
 
 
 def check_budget(iterations: int | None, time_limit: float | None, unit: str = "iterations") -> None:
@@ -138,10 +138,7 @@ def moon_race(deals: VectorDeals, points: int) -> np.ndarray:
     tables = tables_of(deals.rules)
     taken = deals.taken
     pointed = (taken & np.uint64(tables.penalty_cards)) != 0
-    holder = taken[np.arange(deals.size), pointed.argmax(axis=1)]
-    held = penalty_points(holder, tables)
-    if deals.rules.jd_bonus:
-        held -= np.where(holder & np.uint64(tables.jd_bit), deals.rules.jd_bonus_points, 0)
+    held = card_points(taken[np.arange(deals.size), pointed.argmax(axis=1)], tables)
     return (pointed.sum(axis=1) == 1) & (held >= points) & (deals.phase == int(Phase.PLAY))
 
 
@@ -196,14 +193,11 @@ def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.
     if isinstance(policy, str):
         deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
         return deals.points.astype(np.int64)
-    chaser = f"heuristic(chase={chase})" if chase else None
     played = 0
     while not deals.done.all() and (plies is None or played < plies):
         cards = policy.act_batch(deals)
-        if chaser is not None and chase is not None:
-            race = moon_race(deals, chase)
-            if race.any():
-                cards[race] = deals.policy_actions(chaser)[race]
+        if chase is not None and (race := moon_race(deals, chase)).any():
+            cards[race] = deals.policy_actions(f"heuristic(chase={chase})")[race]
         deals.step(cards)
         played += 1
     if not deals.done.all():

@@ -195,6 +195,14 @@ def penalty_points(taken: np.ndarray, tables: RuleTables) -> np.ndarray:
     return points
 
 
+def card_points(taken: np.ndarray, tables: RuleTables) -> np.ndarray:
+    """Points (int64) of uint64 card masks of any shape, J♦ bonus deducted, as ``RuleTables.points_of``."""
+    points = penalty_points(taken, tables)
+    if tables.rules.jd_bonus:
+        points -= np.where(taken & U64(tables.jd_bit), tables.rules.jd_bonus_points, 0)
+    return points
+
+
 def kth_cards(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     """(B,) the ``floor(u * popcount)``-th lowest card of each mask (-1 for an empty mask)."""
     m = masks.copy()
