@@ -253,20 +253,27 @@ def test_a_moon_race_is_one_seat_alone_with_points_as_the_rule_player_sees_it(sp
     assert seen > 50  # races were met, not only their absence
 
 
-def test_chasing_rollouts_let_a_lone_holder_shoot_the_moon():
-    """With ``chase=N`` the apprentice gives way to ``heuristic(chase=N)`` in a moon race: its rollouts end in moons
-    that the network's own play seldom tries, and outside races it plays the network's cards."""
+def _chase_setup(size: int, seed: int):
+    """``size`` random OpenSpiel deals and the apprentice reset to play them (skips without Numba, which the chasing
+    rule player needs)."""
     from hearts_baselines.apprentice.agent import ApprenticeAgent
-    from hearts_baselines.search.pimc import PIMCAgent
-    from hearts_baselines.search_common import rollout_batch
     from hearts_env.vector import VectorDeals, numba_available
 
     if not numba_available():
         pytest.skip("the chasing rule player runs on the batched engine, which needs Numba")
     rules = make_rules("openspiel")
-    start = VectorDeals.random(rules, 400, np.random.default_rng(0))
     network = ApprenticeAgent()
     network.reset(rules, 0, 0)
+    return VectorDeals.random(rules, size, np.random.default_rng(seed)), network
+
+
+def test_chasing_rollouts_let_a_lone_holder_shoot_the_moon():
+    """With ``chase=N`` the apprentice gives way to ``heuristic(chase=N)`` in a moon race: its rollouts end in moons
+    that the network's own play seldom tries, and outside races it plays the network's cards."""
+    from hearts_baselines.search.pimc import PIMCAgent
+    from hearts_baselines.search_common import rollout_batch
+
+    start, network = _chase_setup(400, seed=0)
     plain = start.take(np.arange(400))
     rollout_batch(plain, network, np.random.default_rng(1))
     chasing = start.take(np.arange(400))
@@ -274,8 +281,14 @@ def test_chasing_rollouts_let_a_lone_holder_shoot_the_moon():
     moons = [(d.moon_shooter >= 0).sum() for d in (plain, chasing)]
     assert moons[1] > 2 * moons[0], moons  # 27 against 8
     assert (chasing.points == plain.points).all(axis=1).mean() > 0.2  # no race, no change
+    undefended = start.take(np.arange(400))
+    rollout_batch(undefended, network, np.random.default_rng(1), chase=6, defend=False)
+    moons.append((undefended.moon_shooter >= 0).sum())
+    assert moons[2] > moons[1], moons  # nobody stops the chasing seat: 43 against 27
     with pytest.raises(ValueError, match="plays batches"):
         PIMCAgent(chase=10)
+    with pytest.raises(ValueError, match="defend=False needs chase"):
+        PIMCAgent(policy="apprentice", defend=False)
     with pytest.raises(ValueError, match=r"chase .* must be an integer >= 1"):
         PIMCAgent(policy="apprentice", chase=0)
 
@@ -328,3 +341,24 @@ def test_tree_search_rewards_points_or_paper_002s_win_loss():
     while not deal.is_over:
         deal.apply(players[deal.current].act(SeatView.of(deal, deal.current)))  # legal moves only
     assert sum(deal.points) in (26, 78)
+
+
+def test_an_undefended_chase_changes_only_the_chasing_seats_cards():
+    """``defend=False``: in a moon race only the seat alone holding points plays ``heuristic(chase=N)``'s card; every
+    other seat plays the network's, race or not (the rollout replayed card by card)."""
+    from hearts_baselines.search_common import moon_racer, rollout_batch
+
+    start, network = _chase_setup(64, seed=2)
+    by_hand = start.take(np.arange(64))
+    chased = 0
+    while not by_hand.done.all():
+        cards = network.act_batch(by_hand)
+        racer = moon_racer(by_hand, 6)
+        chasing = (racer >= 0) & (racer == by_hand.current)
+        cards[chasing] = by_hand.policy_actions("heuristic(chase=6)")[chasing]
+        chased += int((chasing & (cards != network.act_batch(by_hand))).sum())
+        by_hand.step(cards)
+    undefended = start.take(np.arange(64))
+    assert (rollout_batch(undefended, network, np.random.default_rng(1), chase=6, defend=False)
+            == by_hand.points).all()
+    assert chased > 0  # the chasing seats' cards differed from the network's somewhere

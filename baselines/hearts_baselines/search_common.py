@@ -132,14 +132,22 @@ def batched(policy: str, backend: str = "auto") -> bool:
     return name == "random" or (name is not None and resolve_backend(backend) is not None)
 
 
-def moon_race(deals: VectorDeals, points: int) -> np.ndarray:
-    """(B,) bool: the unfinished rows in play where one seat alone has taken penalty cards, worth ``points`` or more
-    (J♦ bonus deducted) — where ``heuristic(chase=points)`` shoots with that seat and the others defend."""
+def moon_racer(deals: VectorDeals, points: int) -> np.ndarray:
+    """(B,) the seat that alone has taken penalty cards, worth ``points`` or more (J♦ bonus deducted), in each
+    unfinished row in play, else −1 — where ``heuristic(chase=points)`` shoots with that seat and the others
+    defend."""
     tables = tables_of(deals.rules)
     taken = deals.taken
     pointed = (taken & np.uint64(tables.penalty_cards)) != 0
-    held = card_points(taken[np.arange(deals.size), pointed.argmax(axis=1)], tables)
-    return (pointed.sum(axis=1) == 1) & (held >= points) & (deals.phase == int(Phase.PLAY))
+    holder = pointed.argmax(axis=1)
+    held = card_points(taken[np.arange(deals.size), holder], tables)
+    race = (pointed.sum(axis=1) == 1) & (held >= points) & (deals.phase == int(Phase.PLAY))
+    return np.where(race, holder, -1)
+
+
+def moon_race(deals: VectorDeals, points: int) -> np.ndarray:
+    """(B,) bool: the rows of a moon race (:func:`moon_racer`)."""
+    return moon_racer(deals, points) >= 0
 
 
 def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator, agents: dict | None = None,
@@ -184,20 +192,24 @@ def margins(points: np.ndarray, seat: int) -> np.ndarray:
 
 
 def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.Generator,
-                  plies: int | None = None, chase: int | None = None) -> np.ndarray:
+                  plies: int | None = None, chase: int | None = None, defend: bool = True) -> np.ndarray:
     """(B, 4) final points after ``policy`` — a rule player the engine runs (:func:`batched`) or a
     :class:`BatchPolicy` agent, reset beforehand — plays every row to its end; with ``plies``, a
     :class:`BatchPolicy` plays that many cards and ``heuristic`` the rest; with ``chase``, a
     :class:`BatchPolicy` gives way to ``heuristic(chase=N)`` in every row of a moon race (:func:`moon_race`):
-    the seat alone holding N points or more goes for the moon and the others stop it, as that rule player does."""
+    the seat alone holding N points or more goes for the moon and the others stop it, as that rule player does
+    (with ``defend=False`` only that seat gives way: the others play on as ``policy`` does, and let it shoot)."""
     if isinstance(policy, str):
         deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
         return deals.points.astype(np.int64)
     played = 0
     while not deals.done.all() and (plies is None or played < plies):
         cards = policy.act_batch(deals)
-        if chase is not None and (race := moon_race(deals, chase)).any():
-            cards[race] = deals.policy_actions(f"heuristic(chase={chase})")[race]
+        if chase is not None:
+            racer = moon_racer(deals, chase)
+            race = (racer >= 0) & (defend | (racer == deals.current))
+            if race.any():
+                cards[race] = deals.policy_actions(f"heuristic(chase={chase})")[race]
         deals.step(cards)
         played += 1
     if not deals.done.all():

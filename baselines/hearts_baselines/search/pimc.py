@@ -23,7 +23,9 @@ points, so the search sees a moon coming (both rule players the engine runs).
 only that many cards of each rollout, and ``heuristic`` the rest: most of the network's cost for the next tricks'
 judgment. ``chase`` (default: None) does for such a policy what ``opponents="heuristic(chase=N)"`` does for the rule
 players: in a rollout where one seat alone holds ``chase`` points or more, ``heuristic(chase=N)`` plays every seat
-(that one goes for the moon, the others stop it), so the search sees moons the network's play would not try.
+(that one goes for the moon, the others stop it), so the search sees moons the network's play would not try;
+with ``defend=False`` only that seat gives way and the others play on as the network does, so the search sees a
+moon nobody stops but the seat itself, now.
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
 how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
@@ -78,7 +80,7 @@ class PIMCAgent(SearchAgent):
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
                  belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
                  opponents: str | None = None, reward: str = "points", plies: int | None = None,
-                 chase: int | None = None):
+                 chase: int | None = None, defend: bool = True):
         super().__init__("heuristic" if passing == "search" else passing)
         self.searches_passes = passing == "search"  # each pass card chosen by the search, as a play is
         if chase is not None:
@@ -89,7 +91,12 @@ class PIMCAgent(SearchAgent):
                                  f"policy='heuristic(chase={chase})' or opponents=")
             if not batched("heuristic", backend):
                 raise ValueError(f"chase={chase} needs heuristic on the batched engine (Numba)")
-        self.chase = chase
+        if not isinstance(defend, bool):
+            raise ValueError(f"defend (whether the other seats stop a chasing seat's moon) must be true or false, "
+                             f"got {defend!r}")
+        if not defend and chase is None:
+            raise ValueError("defend=False needs chase=N: it says who stops a moon race in the rollouts")
+        self.chase, self.defend = chase, defend
         if plies is not None:
             check_count("plies (cards the rollout policy plays before heuristic finishes)", plies)
             if batch_policy(policy) is None or not batched("heuristic", backend):
@@ -184,7 +191,8 @@ class PIMCAgent(SearchAgent):
             if self.opponents is not None:
                 points = rollout_seat_apart(batch, view.seat, self.policy, self.opponents, self.rng)
             else:
-                points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng, self.plies, self.chase)
+                points = rollout_batch(batch, self.rollout_agent or self.policy, self.rng, self.plies, self.chase,
+                                       self.defend)
         else:
             worlds = sample_worlds(view, self.rng, n)
             starts = []
