@@ -62,16 +62,17 @@ def test_every_row_of_the_reference_tables_has_its_run():
     assert set(_rows()) == shipped
 
 
-TRIALS = sorted((DOCS / "measurements" / "search-vs-xinxin").glob("*.json"))
-"""Runs of searchers that are no bundled agent yet (docs/search.md), shipped with their records."""
+TRIALS = sorted((DOCS / "measurements").glob("search-vs-*/*.json"))
+"""Runs of searchers that are no bundled agent yet against a reference opponent (docs/search.md), shipped with their
+records in docs/measurements/search-vs-OPPONENT/."""
 
 
-@pytest.mark.parametrize("path", TRIALS, ids=lambda p: p.stem)
-def test_each_searcher_trial_against_xinxin_verifies_and_is_quoted_in_the_docs(path):
+@pytest.mark.parametrize("path", TRIALS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_each_searcher_trial_against_a_reference_verifies_and_is_quoted_in_the_docs(path):
     result = json.loads(path.read_text())
     verify_run(path, leaderboard=True)
     (opponent, figures), = result["rungs"].items()
-    assert opponent.startswith("xinxin")
+    assert opponent.startswith(path.parent.name.removeprefix("search-vs-"))
     low, high = figures["margin"]["ci95"]
     quoted = f"{figures['margin']['mean']:+.2f} [{low:+.2f}, {high:+.2f}]".replace("-", "−")
     assert quoted in (DOCS / "search.md").read_text(), f"docs/search.md does not quote {path.name}: {quoted}"
