@@ -202,6 +202,7 @@ def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.
     if isinstance(policy, str):
         deals.advance(np.full(deals.size, -1, np.int8), policy, rng)
         return deals.points.astype(np.int64)
+    chaser = f"heuristic(chase={chase})"
     played = 0
     while not deals.done.all() and (plies is None or played < plies):
         cards = policy.act_batch(deals)
@@ -209,7 +210,7 @@ def rollout_batch(deals: VectorDeals, policy: str | BatchPolicy, rng: np.random.
             racer = moon_racer(deals, chase)
             race = (racer >= 0) & (defend | (racer == deals.current))
             if race.any():
-                cards[race] = deals.policy_actions(f"heuristic(chase={chase})")[race]
+                cards[race] = deals.policy_actions(chaser)[race]
         deals.step(cards)
         played += 1
     if not deals.done.all():
