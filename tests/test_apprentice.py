@@ -97,6 +97,38 @@ def test_search_data_observations_are_the_rich_encoding_of_the_seat():
     assert i == len(rows["action"])
 
 
+def test_search_data_against_opponents_records_the_searchers_seat_only(tmp_path: Path):
+    """``opponents``: the searcher holds seat ``(k // 4) mod 4`` of deal ``k`` (so every seat meets every pass
+    direction), three opponent seats play the rest card for card as that agent, and only the searcher's
+    decisions are recorded; the manifest names the opponents and a folder made without them is refused."""
+    D.generate(tmp_path, deals=16, seed=2, unit_deals=8, searcher=SEARCHER, opponents="greedy", progress=False)
+    d = D.load(tmp_path)
+    assert set(np.unique(d["deal"]).tolist()) == set(range(16))
+    assert (d["seat"] == [D.searcher_seat(k) for k in d["deal"]]).all()
+    assert {(D.searcher_seat(k), k % 4) for k in range(16)} == {(s, p) for s in range(4) for p in range(4)}
+    assert json.loads((tmp_path / "manifest.json").read_text())["opponents"] == "greedy"
+    # replay deal 5: the three other seats are greedy; the searcher's recorded cards are the ones played
+    k = 5
+    rows = D.play_deal(RULES, SEARCHER, seed=2, k=k, opponents="greedy")
+    match = Match(RULES, seed=np.random.default_rng([D.NAMESPACE, 2, k]), pass_direction=pass_direction_of(RULES, k))
+    deal, me, i = match.deal, D.searcher_seat(k), 0
+    greedy = make_agent("greedy")
+    greedy.reset(RULES, 0, seed=0)
+    while not deal.is_over:
+        view = SeatView.of(deal, deal.current)
+        if deal.current != me:
+            deal.apply(greedy.act(view))
+        elif bin(view.legal).count("1") > 1:
+            deal.apply(int(rows["action"][i]))
+            i += 1
+        else:
+            deal.apply(view.legal.bit_length() - 1)
+    assert i == len(rows["action"]) and (rows["seat"] == me).all()
+    assert (rows["points"] == deal.points[me]).all()
+    with pytest.raises(ValueError, match="other settings"):
+        D.generate(tmp_path, deals=16, seed=2, unit_deals=8, searcher=SEARCHER, progress=False)
+
+
 def test_search_data_is_a_function_of_seed_and_unit_whatever_the_jobs(data_dir: Path, tmp_path: Path):
     D.generate(tmp_path, deals=4, seed=3, jobs=2, unit_deals=2, searcher=SEARCHER, progress=False)
     for unit in ("unit-00000.npz", "unit-00001.npz"):

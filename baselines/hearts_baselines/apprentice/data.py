@@ -7,7 +7,10 @@ Deal ``k`` is dealt from ``default_rng([NAMESPACE, seed, k])`` (never a deal of 
 the data holds every pass direction equally often. Four copies of the searcher (``--searcher``, by
 default the ladder's ``pimc``) play it; each seat's agent is seeded ``[NAMESPACE, seed, k, seat]``.
 Every decision with more than one legal card is recorded — passing decisions included (``pimc``
-passes as ``heuristic``: their ``values`` are NaN).
+passes as ``heuristic``: their ``values`` are NaN). With ``--opponents SPEC`` the searcher takes one
+seat only, ``(k // 4) mod 4`` (every seat with every pass direction once in 16 deals), three ``SPEC``
+seats the others, and only the searcher's decisions are recorded: the positions an opponent's style
+leads to (e.g. xinxin's moon shots), labelled by the searcher.
 
 Units of ``--unit-deals`` deals are written as ``unit-NNNNN.npz`` (atomically, as each finishes) and
 depend only on (seed, unit index): ``--jobs`` changes the speed, never the data, and a run that stops
@@ -71,14 +74,22 @@ class Args:
     unit_deals: int = arg(50, "deals per file")
     searcher: str = arg(SEARCHER, "agent spec of the four players")
     rules: str = RULES
+    opponents: str | None = arg(None, "agent spec of three opponent seats (the searcher then plays one seat, the "
+                                      "only one recorded)")
 
 
-def play_deal(rules: Rules, searcher: str, seed: int, k: int) -> dict[str, np.ndarray]:
+def searcher_seat(k: int) -> int:
+    """The searcher's seat in deal ``k`` when it plays against opponents (deal ``k`` passes direction ``k mod 4``)."""
+    return k // 4 % 4
+
+
+def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | None = None) -> dict[str, np.ndarray]:
     """The recorded decisions of deal ``k`` (see the module docstring)."""
     match = Match(rules, seed=np.random.default_rng([NAMESPACE, seed, k]),
                   pass_direction=pass_direction_of(rules, k))
     deal = match.deal
-    agents = [make_agent(searcher) for _ in range(4)]
+    recorded = set(range(4)) if opponents is None else {searcher_seat(k)}
+    agents = [make_agent(searcher if seat in recorded else str(opponents)) for seat in range(4)]
     for seat, agent in enumerate(agents):
         agent.reset(rules, seat, seed=[NAMESPACE, seed, k, seat])
     encoder = make_encoder("rich", rules, dtype="uint8")
@@ -92,6 +103,9 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int) -> dict[str, np.nd
             deal.apply(legal.bit_length() - 1)
             continue
         agent = agents[seat]
+        if seat not in recorded:
+            deal.apply(agent.act(view))
+            continue
         if hasattr(agent, "last_values"):
             agent.last_values = {}
         card = agent.act(view)
@@ -107,6 +121,9 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int) -> dict[str, np.nd
         rows["phase"].append(view.phase)
         deal.apply(card)
     assert deal.points is not None
+    for agent in agents:
+        if hasattr(agent, "close"):  # an outside program's seat (xinxin) ends with its deal
+            agent.close()
     rows["points"] = [deal.points[s] for s in rows["seat"]]
     return _arrays(rows, n, encoder.size)
 
@@ -119,10 +136,12 @@ def _arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
             for key in KEYS}
 
 
-def make_unit(out: str, rules_spec: str, searcher: str, seed: int, index: int, unit_deals: int) -> int:
+def make_unit(out: str, rules_spec: str, searcher: str, seed: int, index: int, unit_deals: int,
+              opponents: str | None = None) -> int:
     """Play unit ``index`` (deals ``index*unit_deals …``) and write it; returns its row count."""
     rules = make_rules(rules_spec)
-    parts = [play_deal(rules, searcher, seed, k) for k in range(index * unit_deals, (index + 1) * unit_deals)]
+    parts = [play_deal(rules, searcher, seed, k, opponents)
+             for k in range(index * unit_deals, (index + 1) * unit_deals)]
     data = {key: np.concatenate([p[key] for p in parts]) for key in KEYS}
     path = Path(out) / f"unit-{index:05d}.npz"
     tmp = path.with_suffix(".tmp.npz")
@@ -132,13 +151,14 @@ def make_unit(out: str, rules_spec: str, searcher: str, seed: int, index: int, u
     return len(data["action"])
 
 
-def manifest(rules_spec: str, searcher: str, seed: int, unit_deals: int) -> dict:
+def manifest(rules_spec: str, searcher: str, seed: int, unit_deals: int, opponents: str | None = None) -> dict:
     return {"format": FORMAT, "searcher": searcher, "rules": rules_spec, "seed": seed, "unit_deals": unit_deals,
-            "observation": "rich", "observation_dtype": "uint8", "hearts_env": hearts_env.__version__}
+            "observation": "rich", "observation_dtype": "uint8", "hearts_env": hearts_env.__version__,
+            **({"opponents": opponents} if opponents is not None else {})}
 
 
 def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_deals: int = 50,
-             searcher: str = SEARCHER, rules: str = RULES, progress: bool = True) -> int:
+             searcher: str = SEARCHER, rules: str = RULES, progress: bool = True, opponents: str | None = None) -> int:
     """Write units until ``deals`` deals are recorded in ``out`` (a multiple of ``unit_deals``; existing units
     are kept); returns the number of units written now."""
     for name, value in (("deals", deals), ("unit_deals", unit_deals), ("jobs", jobs)):
@@ -148,14 +168,17 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
         raise ValueError(f"deals ({deals}) must be a multiple of unit_deals ({unit_deals}) so that every unit "
                          f"is whole and the pass directions balance")
     make_rules(rules)
-    make_agent(searcher)
+    for spec in (searcher, opponents):
+        if spec is not None:
+            make_agent(spec)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    meta = manifest(rules, searcher, seed, unit_deals)
+    meta = manifest(rules, searcher, seed, unit_deals, opponents)
     meta_path = folder / "manifest.json"
     if meta_path.exists():
         old = json.loads(meta_path.read_text())
-        differ = {k: (old.get(k), v) for k, v in meta.items() if k != "hearts_env" and old.get(k) != v}
+        differ = {k: (old.get(k), meta.get(k)) for k in {*meta, *old}
+                  if k != "hearts_env" and old.get(k) != meta.get(k)}
         if differ:
             raise ValueError(f"{folder} holds search data made with other settings {differ} (old, new): "
                              f"use another --out")
@@ -163,16 +186,17 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     todo = [i for i in range(deals // unit_deals) if not (folder / f"unit-{i:05d}.npz").exists()]
     args = (str(folder), rules, searcher, seed)
+    more = (opponents,)
     from tqdm import tqdm
 
     bar = tqdm(total=len(todo), unit="unit", desc="search data", disable=not progress)
     if jobs == 1:
         for i in todo:
-            make_unit(*args, i, unit_deals)
+            make_unit(*args, i, unit_deals, *more)
             bar.update(1)
     else:
         with futures.ProcessPoolExecutor(jobs) as pool:
-            for job in futures.as_completed([pool.submit(make_unit, *args, i, unit_deals) for i in todo]):
+            for job in futures.as_completed([pool.submit(make_unit, *args, i, unit_deals, *more) for i in todo]):
                 job.result()
                 bar.update(1)
     bar.close()
@@ -202,7 +226,8 @@ def _read(paths: list[Path]) -> Iterator[dict[str, np.ndarray]]:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(Args, argv, __doc__.split("\n\n")[0])
-    made = generate(args.out, args.deals, args.seed, args.jobs, args.unit_deals, args.searcher, args.rules)
+    made = generate(args.out, args.deals, args.seed, args.jobs, args.unit_deals, args.searcher, args.rules,
+                    opponents=args.opponents)
     print(f"{made} units written to {args.out}")
 
 
