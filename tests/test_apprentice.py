@@ -60,6 +60,28 @@ def test_a_warm_start_can_begin_from_trained_weights(data_dir: Path, warm: Path,
     assert any(not np.array_equal(moved.params()[k], v) for k, v in start.params().items())
 
 
+def test_a_warm_start_pools_several_folders_of_one_rule_set(data_dir: Path, tmp_path: Path):
+    """``data="A,B"``: every row of both folders, deal numbers kept apart (the hold-out rule applies to each alike);
+    folders of other rules are refused in one line naming the folder."""
+    from hearts_baselines.apprentice import supervised
+
+    other = tmp_path / "against-greedy"
+    D.generate(other, deals=4, seed=2, unit_deals=4, searcher=SEARCHER, opponents="greedy", progress=False)
+    pooled, manifests = supervised.load_data(f"{data_dir},{other}")
+    a, b = D.load(data_dir), D.load(other)
+    assert len(pooled["action"]) == len(a["action"]) + len(b["action"])
+    assert len(np.unique(pooled["deal"])) == len(np.unique(a["deal"])) + len(np.unique(b["deal"]))
+    assert (pooled["deal"] % supervised.HOLDOUT == np.concatenate([a["deal"], b["deal"]]) % supervised.HOLDOUT).all()
+    assert [m.get("opponents") for m in manifests] == [None, "greedy"]
+    summary = supervised.train(f"{data_dir},{other}", str(tmp_path / "warm"), **{**TINY, "epochs": 1, "eval_deals": 0})
+    assert summary["rows"] == len(pooled["action"]) and summary["deals"] == len(np.unique(pooled["deal"]))
+    assert NumpyNet.load(tmp_path / "warm" / "apprentice.npz").meta["data_manifest"] == manifests
+    dutch = tmp_path / "dutch"
+    D.generate(dutch, deals=1, unit_deals=1, searcher="greedy", rules="dutch(game=deal)", progress=False)
+    with pytest.raises(ValueError, match=f"{dutch} holds rules 'dutch"):
+        supervised.load_data(f"{data_dir},{dutch}")
+
+
 def test_search_data_records_every_decision_with_a_choice(data_dir: Path):
     d = D.load(data_dir)
     assert set(d) == set(D.KEYS)

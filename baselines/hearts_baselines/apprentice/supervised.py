@@ -12,8 +12,10 @@ The deals with index ≡ 0 (mod 20) are held out: per epoch, ``metrics.jsonl`` r
 agreement with the searcher (playing and passing), the ``q`` head's agreement (its argmin) and
 errors, and the greedy policy's margin against three ``heuristic`` over ``--eval-deals`` seeded deals
 (:func:`hearts_baselines.apprentice.agent.margin_vs_heuristic`).
-``--init`` starts from trained weights (an ``apprentice.npz``, whose layer sizes then replace ``--hidden``) instead of
-random ones: a network fitted again to a stronger searcher's data.
+``--data`` may name several folders, comma-separated (e.g. a searcher's self-play and its play against a
+reference opponent, ``data --opponents``): their rows are pooled (each folder's deals held out alike); they
+must share rules and observation. ``--init`` starts from trained weights (an ``apprentice.npz``, whose layer
+sizes then replace ``--hidden``) instead of random ones: a network fitted again to a stronger searcher's data.
 A checkpoint (network + optimizer + epoch) is written after every epoch and ``--resume``
 continues from it; the end writes ``apprentice.npz`` (:class:`~hearts_baselines.apprentice.net.NumpyNet`).
 Same data, seed and thread count → same weights.
@@ -52,7 +54,7 @@ HOLDOUT = 20  # deals k with k % HOLDOUT == 0 are held out
 
 @dataclass
 class Args:
-    data: str = arg(help="folder of search data")
+    data: str = arg(help="folder of search data (or several, comma-separated, pooled)")
     out: str = arg()
     seed: int = 0
     epochs: int = 10
@@ -64,10 +66,36 @@ class Args:
     temperature: float = arg(0.0, "points; > 0: soft policy targets softmax(-values/T) where the searcher gave "
                                   "estimates")
     eval_deals: int = arg(2000, "deals against three heuristic after each epoch (0: none)")
-    units: int | None = arg(None, "use only the first N units of the data")
+    units: int | None = arg(None, "use only the first N units of each folder")
     threads: int = arg(1, "torch threads")
     resume: bool = False
     init: str | None = arg(None, "start from these weights (apprentice.npz; its layer sizes replace --hidden)")
+
+
+FOLDER_STRIDE = 100_000_000  # deal numbers of the i-th folder are offset by i * this (a multiple of HOLDOUT)
+
+
+def load_data(data_dir: str, units: int | None = None) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
+    """The rows of every comma-separated folder of ``data_dir`` pooled (deal numbers made distinct per folder) and
+    their manifests; folders of other rules or observations are refused."""
+    folders = [f for f in data_dir.split(",") if f]
+    if not folders:
+        raise ValueError("--data names no folder")
+    manifests = []
+    for folder in folders:
+        path = Path(folder) / "manifest.json"
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} not found: {folder} is not a folder of search data")
+        manifests.append(json.loads(path.read_text()))
+    for folder, m in zip(folders[1:], manifests[1:]):
+        for key in ("rules", "observation", "observation_dtype"):
+            if m.get(key) != manifests[0].get(key):
+                raise ValueError(f"{folder} holds {key} {m.get(key)!r} but {folders[0]} {manifests[0].get(key)!r}: "
+                                 f"pooled folders must agree")
+    parts = [D.load(folder, units) for folder in folders]
+    for i, part in enumerate(parts):
+        part["deal"] = part["deal"] + i * FOLDER_STRIDE
+    return {key: np.concatenate([p[key] for p in parts]) for key in D.KEYS}, manifests
 
 
 def split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -152,9 +180,9 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
     torch.set_num_threads(threads)
     folder = Path(out)
     state = begin(folder, resume)
-    manifest = json.loads((Path(data_dir) / "manifest.json").read_text())
+    data, manifests = load_data(data_dir, units)
+    manifest = manifests[0]
     rules = make_rules(manifest["rules"])
-    data = D.load(data_dir, units)
     train_rows, held_rows = split(data)
     torch.manual_seed(seed)
     start = NumpyNet.load(init) if init is not None else None
@@ -198,7 +226,8 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
         checkpoint(folder, {"net": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                             "epoch": epoch + 1})
     meta = {"rules": manifest["rules"], "observation": "rich", "deck_size": int(data["legal"].shape[1]),
-            "hidden": list(hidden), "stage": "warm start", "data": str(data_dir), "data_manifest": manifest,
+            "hidden": list(hidden), "stage": "warm start", "data": str(data_dir),
+            "data_manifest": manifest if len(manifests) == 1 else manifests,
             "rows": len(data["action"]), "deals": len(np.unique(data["deal"])), "seed": seed,
             "epochs": epochs, "batch": batch, "lr": lr, "q_weight": q_weight, "v_weight": v_weight,
             "temperature": temperature, **({"init": str(init)} if init is not None else {})}
