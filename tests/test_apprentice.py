@@ -151,6 +151,38 @@ def test_search_data_against_opponents_records_the_searchers_seat_only(tmp_path:
         D.generate(tmp_path, deals=16, seed=2, unit_deals=8, searcher=SEARCHER, progress=False)
 
 
+def test_search_data_with_a_player_labels_the_players_positions(tmp_path: Path):
+    """``player``: that agent's cards are played at the searcher's seat (the deal replays with it there), while each
+    recorded ``action`` is the searcher's choice in the player's position (DAgger); needs ``opponents``."""
+    k = 6
+    rows = D.play_deal(RULES, SEARCHER, seed=4, k=k, opponents="greedy", player="random")
+    match = Match(RULES, seed=np.random.default_rng([D.NAMESPACE, 4, k]), pass_direction=pass_direction_of(RULES, k))
+    deal, me, i = match.deal, D.searcher_seat(k), 0
+    greedy, rand, labeller = make_agent("greedy"), make_agent("random"), make_agent(SEARCHER)
+    greedy.reset(RULES, 0, seed=0)
+    rand.reset(RULES, me, seed=[D.NAMESPACE, 4, k, me, 1])
+    labeller.reset(RULES, me, seed=[D.NAMESPACE, 4, k, me])
+    disagree = 0
+    while not deal.is_over:
+        view = SeatView.of(deal, deal.current)
+        if deal.current != me:
+            deal.apply(greedy.act(view))
+            continue
+        if bin(view.legal).count("1") > 1:
+            assert labeller.act(view) == rows["action"][i]  # the searcher's label, in the position the player made
+            assert np.array_equal(rows["obs"][i], make_encoder("rich", RULES, dtype="uint8").encode(view))
+            played = rand.act(view)
+            disagree += played != rows["action"][i]
+            i += 1
+        else:
+            played = view.legal.bit_length() - 1
+        deal.apply(played)
+    assert i == len(rows["action"]) and disagree > 0
+    assert (rows["points"] == deal.points[me]).all()
+    with pytest.raises(ValueError, match="needs --opponents"):
+        D.generate(tmp_path, deals=1, unit_deals=1, searcher=SEARCHER, player="random", progress=False)
+
+
 def test_search_data_is_a_function_of_seed_and_unit_whatever_the_jobs(data_dir: Path, tmp_path: Path):
     D.generate(tmp_path, deals=4, seed=3, jobs=2, unit_deals=2, searcher=SEARCHER, progress=False)
     for unit in ("unit-00000.npz", "unit-00001.npz"):

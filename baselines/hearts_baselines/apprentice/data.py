@@ -10,7 +10,9 @@ Every decision with more than one legal card is recorded — passing decisions i
 passes as ``heuristic``: their ``values`` are NaN). With ``--opponents SPEC`` the searcher takes one
 seat only, ``(k // 4) mod 4`` (every seat with every pass direction once in 16 deals), three ``SPEC``
 seats the others, and only the searcher's decisions are recorded: the positions an opponent's style
-leads to (e.g. xinxin's moon shots), labelled by the searcher.
+leads to (e.g. xinxin's moon shots), labelled by the searcher. With ``--player SPEC`` too, that agent plays
+the recorded seat's cards while the searcher only labels each of its decisions (DAgger: the positions the
+player's own play leads to, e.g. the moon races it lets through); ``points`` is then the player's.
 
 Units of ``--unit-deals`` deals are written as ``unit-NNNNN.npz`` (atomically, as each finishes) and
 depend only on (seed, unit index): ``--jobs`` changes the speed, never the data, and a run that stops
@@ -76,6 +78,8 @@ class Args:
     rules: str = RULES
     opponents: str | None = arg(None, "agent spec of three opponent seats (the searcher then plays one seat, the "
                                       "only one recorded)")
+    player: str | None = arg(None, "with --opponents: the agent that plays the recorded seat (the searcher only "
+                                   "labels its decisions)")
 
 
 def searcher_seat(k: int) -> int:
@@ -83,8 +87,11 @@ def searcher_seat(k: int) -> int:
     return k // 4 % 4
 
 
-def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | None = None) -> dict[str, np.ndarray]:
+def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | None = None,
+              player: str | None = None) -> dict[str, np.ndarray]:
     """The recorded decisions of deal ``k`` (see the module docstring)."""
+    if player is not None and opponents is None:
+        raise ValueError("a player (who plays the searcher's seat) needs opponents")
     match = Match(rules, seed=np.random.default_rng([NAMESPACE, seed, k]),
                   pass_direction=pass_direction_of(rules, k))
     deal = match.deal
@@ -92,6 +99,11 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | N
     agents = [make_agent(searcher if seat in recorded else str(opponents)) for seat in range(4)]
     for seat, agent in enumerate(agents):
         agent.reset(rules, seat, seed=[NAMESPACE, seed, k, seat])
+    players = {}
+    if player is not None:
+        players = {seat: make_agent(player) for seat in recorded}
+        for seat, agent in players.items():
+            agent.reset(rules, seat, seed=[NAMESPACE, seed, k, seat, 1])
     encoder = make_encoder("rich", rules, dtype="uint8")
     n = rules.deck_obj.size
     rows: dict[str, list] = {key: [] for key in KEYS}
@@ -119,9 +131,9 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | N
         rows["deal"].append(k)
         rows["seat"].append(seat)
         rows["phase"].append(view.phase)
-        deal.apply(card)
+        deal.apply(players[seat].act(view) if players else card)
     assert deal.points is not None
-    for agent in agents:
+    for agent in [*agents, *players.values()]:
         if hasattr(agent, "close"):  # an outside program's seat (xinxin) ends with its deal
             agent.close()
     rows["points"] = [deal.points[s] for s in rows["seat"]]
@@ -137,10 +149,10 @@ def _arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
 
 
 def make_unit(out: str, rules_spec: str, searcher: str, seed: int, index: int, unit_deals: int,
-              opponents: str | None = None) -> int:
+              opponents: str | None = None, player: str | None = None) -> int:
     """Play unit ``index`` (deals ``index*unit_deals …``) and write it; returns its row count."""
     rules = make_rules(rules_spec)
-    parts = [play_deal(rules, searcher, seed, k, opponents)
+    parts = [play_deal(rules, searcher, seed, k, opponents, player)
              for k in range(index * unit_deals, (index + 1) * unit_deals)]
     data = {key: np.concatenate([p[key] for p in parts]) for key in KEYS}
     path = Path(out) / f"unit-{index:05d}.npz"
@@ -151,14 +163,17 @@ def make_unit(out: str, rules_spec: str, searcher: str, seed: int, index: int, u
     return len(data["action"])
 
 
-def manifest(rules_spec: str, searcher: str, seed: int, unit_deals: int, opponents: str | None = None) -> dict:
+def manifest(rules_spec: str, searcher: str, seed: int, unit_deals: int, opponents: str | None = None,
+             player: str | None = None) -> dict:
     return {"format": FORMAT, "searcher": searcher, "rules": rules_spec, "seed": seed, "unit_deals": unit_deals,
             "observation": "rich", "observation_dtype": "uint8", "hearts_env": hearts_env.__version__,
-            **({"opponents": opponents} if opponents is not None else {})}
+            **({"opponents": opponents} if opponents is not None else {}),
+            **({"player": player} if player is not None else {})}
 
 
 def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_deals: int = 50,
-             searcher: str = SEARCHER, rules: str = RULES, progress: bool = True, opponents: str | None = None) -> int:
+             searcher: str = SEARCHER, rules: str = RULES, progress: bool = True, opponents: str | None = None,
+             player: str | None = None) -> int:
     """Write units until ``deals`` deals are recorded in ``out`` (a multiple of ``unit_deals``; existing units
     are kept); returns the number of units written now."""
     for name, value in (("deals", deals), ("unit_deals", unit_deals), ("jobs", jobs)):
@@ -167,13 +182,15 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
     if deals % unit_deals:
         raise ValueError(f"deals ({deals}) must be a multiple of unit_deals ({unit_deals}) so that every unit "
                          f"is whole and the pass directions balance")
+    if player is not None and opponents is None:
+        raise ValueError("--player needs --opponents: the player takes the searcher's one seat against them")
     make_rules(rules)
-    for spec in (searcher, opponents):
+    for spec in (searcher, opponents, player):
         if spec is not None:
             make_agent(spec)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    meta = manifest(rules, searcher, seed, unit_deals, opponents)
+    meta = manifest(rules, searcher, seed, unit_deals, opponents, player)
     meta_path = folder / "manifest.json"
     if meta_path.exists():
         old = json.loads(meta_path.read_text())
@@ -186,7 +203,7 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
     todo = [i for i in range(deals // unit_deals) if not (folder / f"unit-{i:05d}.npz").exists()]
     args = (str(folder), rules, searcher, seed)
-    more = (opponents,)
+    more = (opponents, player)
     from tqdm import tqdm
 
     bar = tqdm(total=len(todo), unit="unit", desc="search data", disable=not progress)
@@ -227,7 +244,7 @@ def _read(paths: list[Path]) -> Iterator[dict[str, np.ndarray]]:
 def main(argv: list[str] | None = None) -> None:
     args = parse(Args, argv, __doc__.split("\n\n")[0])
     made = generate(args.out, args.deals, args.seed, args.jobs, args.unit_deals, args.searcher, args.rules,
-                    opponents=args.opponents)
+                    opponents=args.opponents, player=args.player)
     print(f"{made} units written to {args.out}")
 
 
