@@ -82,6 +82,35 @@ def test_a_warm_start_pools_several_folders_of_one_rule_set(data_dir: Path, tmp_
         supervised.load_data(f"{data_dir},{dutch}")
 
 
+def test_moon_positions_are_those_where_one_opponent_alone_has_taken_points(data_dir: Path):
+    """``moon_on`` read from the stored observation equals the seat's view: playing, no points of its own, exactly
+    one other seat with points; a loss weighted (1, 0) is the loss of the moon rows alone."""
+    from hearts_baselines.apprentice import supervised
+
+    d = D.load(data_dir)
+    on = supervised.moon_on(d["obs"], d["phase"], RULES)
+    rows = D.play_deal(RULES, "greedy", seed=5, k=2)
+    match = Match(RULES, seed=np.random.default_rng([D.NAMESPACE, 5, 2]), pass_direction=pass_direction_of(RULES, 2))
+    deal, greedy, i, expected = match.deal, make_agent("greedy"), 0, []
+    greedy.reset(RULES, 0, seed=0)
+    while not deal.is_over:
+        view = SeatView.of(deal, deal.current)
+        if bin(view.legal).count("1") > 1:
+            taken = [view.points_taken[(view.seat + r) % 4] > 0 for r in range(4)]
+            expected.append(view.phase == 1 and not taken[0] and sum(taken[1:]) == 1)
+            i += 1
+        deal.apply(greedy.act(view))
+    assert supervised.moon_on(rows["obs"], rows["phase"], RULES).tolist() == expected and any(expected)
+    assert 0 < on.sum() < len(on)
+    net = torch_net(d["obs"].shape[1], (16,), 52)
+    both = np.flatnonzero(on)[:8].tolist() + np.flatnonzero(~on)[:8].tolist()
+    weighted, _ = supervised.losses(net, supervised.batch_tensors(d, np.array(both), RULES, (1.0, 0.0)), 1.0, 0.5)
+    alone, _ = supervised.losses(net, supervised.batch_tensors(d, np.array(both[:8]), RULES), 1.0, 0.5)
+    assert torch.isclose(weighted, alone)
+    plain, _ = supervised.losses(net, supervised.batch_tensors(d, np.array(both), RULES), 1.0, 0.5)
+    assert not torch.isclose(weighted, plain)
+
+
 def test_search_data_records_every_decision_with_a_choice(data_dir: Path):
     d = D.load(data_dir)
     assert set(d) == set(D.KEYS)

@@ -14,8 +14,11 @@ errors, and the greedy policy's margin against three ``heuristic`` over ``--eval
 (:func:`hearts_baselines.apprentice.agent.margin_vs_heuristic`).
 ``--data`` may name several folders, comma-separated (e.g. a searcher's self-play and its play against a
 reference opponent, ``data --opponents``): their rows are pooled (each folder's deals held out alike); they
-must share rules and observation. ``--init`` starts from trained weights (an ``apprentice.npz``, whose layer
-sizes then replace ``--hidden``) instead of random ones: a network fitted again to a stronger searcher's data.
+must share rules and observation. ``--moon-weight W`` weighs each playing decision at which one opponent alone has
+taken penalty cards (:func:`moon_on`: a moon is still on for that seat) ``W`` times in the losses, and
+``--other-weight`` every other decision (0: fine-tune on the moon positions only). ``--init`` starts from trained
+weights (an ``apprentice.npz``, whose layer sizes then replace ``--hidden``) instead of random ones: a network
+fitted again to a stronger searcher's data.
 A checkpoint (network + optimizer + epoch) is written after every epoch and ``--resume``
 continues from it; the end writes ``apprentice.npz`` (:class:`~hearts_baselines.apprentice.net.NumpyNet`).
 Same data, seed and thread count → same weights.
@@ -42,6 +45,7 @@ from hearts_baselines.apprentice.net import (
     finish,
     load_into,
     log_metrics,
+    scalar_slots,
     to_numpy,
     torch_net,
 )
@@ -70,6 +74,8 @@ class Args:
     threads: int = arg(1, "torch threads")
     resume: bool = False
     init: str | None = arg(None, "start from these weights (apprentice.npz; its layer sizes replace --hidden)")
+    moon_weight: float = arg(1.0, "loss weight of playing decisions at which one opponent alone has taken points")
+    other_weight: float = arg(1.0, "loss weight of every other decision")
 
 
 FOLDER_STRIDE = 100_000_000  # deal numbers of the i-th folder are offset by i * this (a multiple of HOLDOUT)
@@ -98,17 +104,29 @@ def load_data(data_dir: str, units: int | None = None) -> tuple[dict[str, np.nda
     return {key: np.concatenate([p[key] for p in parts]) for key in D.KEYS}, manifests
 
 
+def moon_on(obs: np.ndarray, phase: np.ndarray, rules: Any) -> np.ndarray:
+    """(B,) bool: playing decisions (uint8 ``rich`` rows) at which exactly one opponent has taken penalty points
+    and the deciding seat none — the positions where that opponent may still shoot the moon."""
+    start = scalar_slots(rules).start  # points taken by relative seat r at start + r (0 = the deciding seat)
+    taken = obs[:, start:start + 4] > 0
+    return (phase == int(Phase.PLAY)) & ~taken[:, 0] & (taken[:, 1:].sum(axis=1) == 1)
+
+
 def split(data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     held = data["deal"] % HOLDOUT == 0
     return np.flatnonzero(~held), np.flatnonzero(held)
 
 
-def batch_tensors(data: dict[str, np.ndarray], rows: np.ndarray, rules: Any) -> dict[str, Any]:
+def batch_tensors(data: dict[str, np.ndarray], rows: np.ndarray, rules: Any,
+                  weights: tuple[float, float] = (1.0, 1.0)) -> dict[str, Any]:
+    """The minibatch of ``rows``; ``weights`` (moon, other): each row's loss weight (:func:`moon_on`)."""
     import torch
 
     values = data["values"][rows]
     has = ~np.isnan(values)
+    moon = moon_on(data["obs"][rows], data["phase"][rows], rules)
     return {"x": torch.from_numpy(as_float(data["obs"][rows], rules)),
+            "w": torch.from_numpy(np.where(moon, weights[0], weights[1]).astype(np.float32)),
             "legal": torch.from_numpy(data["legal"][rows]),
             "action": torch.from_numpy(data["action"][rows].astype(np.int64)),
             "values": torch.from_numpy(np.nan_to_num(values)), "has": torch.from_numpy(has),
@@ -125,15 +143,19 @@ def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
     logits, q, v = net(b["x"])
     logits = logits.masked_fill(~b["legal"], -1e9)
     has = b["has"]
+    w = b["w"] if "w" in b else torch.ones(len(logits))
+    w_has = has * w[:, None]
     if temperature > 0:
         target = torch.nn.functional.one_hot(b["action"], logits.shape[1]).float()
         soft = torch.softmax((-b["values"] / temperature).masked_fill(~has, -1e9), dim=1)
         target = torch.where(has.any(dim=1, keepdim=True), soft, target)
-        ce = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        ce_rows = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1)
     else:
-        ce = torch.nn.functional.cross_entropy(logits, b["action"])
-    q_err = ((q - b["values"]) / SCALE).pow(2).masked_fill(~has, 0.0).sum() / has.sum().clamp(min=1)
-    v_err = ((v - b["points"]) / SCALE).pow(2).mean()
+        ce_rows = torch.nn.functional.cross_entropy(logits, b["action"], reduction="none")
+    total_w = w.sum().clamp(min=1e-9)
+    ce = (ce_rows * w).sum() / total_w
+    q_err = (((q - b["values"]) / SCALE).pow(2) * w_has).sum() / w_has.sum().clamp(min=1e-9)
+    v_err = (((v - b["points"]) / SCALE).pow(2) * w).sum() / total_w
     total = ce + q_weight * q_err + v_weight * v_err
     return total, {"ce": ce.item(), "q_mse": q_err.item(), "v_mse": v_err.item()}
 
@@ -172,7 +194,8 @@ def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any
 def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int = 1024, lr: float = 1e-3,
           hidden: tuple[int, ...] = (512, 512), q_weight: float = 1.0, v_weight: float = 0.5,
           temperature: float = 0.0, eval_deals: int = 2000, units: int | None = None, threads: int = 1,
-          resume: bool = False, log: bool = True, init: str | None = None) -> dict[str, Any]:
+          resume: bool = False, log: bool = True, init: str | None = None, moon_weight: float = 1.0,
+          other_weight: float = 1.0) -> dict[str, Any]:
     """Fit, write ``OUT/apprentice.npz`` and ``OUT/summary.json``; returns the summary. ``init``: the weights to start
     from (their layer sizes replace ``hidden``)."""
     import torch
@@ -183,7 +206,14 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
     data, manifests = load_data(data_dir, units)
     manifest = manifests[0]
     rules = make_rules(manifest["rules"])
+    for name, value in (("moon_weight", moon_weight), ("other_weight", other_weight)):
+        if not value >= 0:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
+    if moon_weight == other_weight == 0:
+        raise ValueError("moon_weight and other_weight are both 0: no decision would be learned from")
     train_rows, held_rows = split(data)
+    if other_weight == 0:  # only the moon positions weigh: draw minibatches from them alone
+        train_rows = train_rows[moon_on(data["obs"][train_rows], data["phase"][train_rows], rules)]
     torch.manual_seed(seed)
     start = NumpyNet.load(init) if init is not None else None
     if start is not None:
@@ -209,7 +239,7 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
         net.train()
         sums: dict[str, float] = {}
         for i in range(steps_per_epoch):
-            b = batch_tensors(data, order[i * batch:(i + 1) * batch], rules)
+            b = batch_tensors(data, order[i * batch:(i + 1) * batch], rules, (moon_weight, other_weight))
             loss, parts = losses(net, b, q_weight, v_weight, temperature)
             opt.zero_grad()
             loss.backward()
@@ -230,7 +260,9 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
             "data_manifest": manifest if len(manifests) == 1 else manifests,
             "rows": len(data["action"]), "deals": len(np.unique(data["deal"])), "seed": seed,
             "epochs": epochs, "batch": batch, "lr": lr, "q_weight": q_weight, "v_weight": v_weight,
-            "temperature": temperature, **({"init": str(init)} if init is not None else {})}
+            "temperature": temperature, **({"init": str(init)} if init is not None else {}),
+            **({"moon_weight": moon_weight, "other_weight": other_weight}
+               if (moon_weight, other_weight) != (1.0, 1.0) else {})}
     return finish(folder, to_numpy(net, meta))
 
 
@@ -238,7 +270,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parse(Args, argv, __doc__.split("\n\n")[0])
     hidden = tuple(int(h) for h in args.hidden.split(","))
     train(args.data, args.out, args.seed, args.epochs, args.batch, args.lr, hidden, args.q_weight, args.v_weight,
-          args.temperature, args.eval_deals, args.units, args.threads, args.resume, init=args.init)
+          args.temperature, args.eval_deals, args.units, args.threads, args.resume, init=args.init,
+          moon_weight=args.moon_weight, other_weight=args.other_weight)
 
 
 if __name__ == "__main__":
