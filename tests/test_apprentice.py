@@ -111,6 +111,24 @@ def test_moon_positions_are_those_where_one_opponent_alone_has_taken_points(data
     assert not torch.isclose(weighted, plain)
 
 
+def test_the_moon_stage_fits_the_bundled_weights_on_three_folders_moon_positions(tmp_path: Path, monkeypatch):
+    """``python -m hearts_baselines.apprentice.moon``: its three folders (self-play, against the opponents, the
+    apprentice playing against them) are made as the recipe says, and the bundled weights are fitted on their moon
+    positions only (here with ``greedy`` in xinxin's place and a tiny searcher, so no outside program is needed)."""
+    from hearts_baselines.apprentice import moon
+
+    tiny = {name: {**how, "searcher": SEARCHER, **({"opponents": "greedy"} if "opponents" in how else {})}
+            for name, how in moon.FOLDERS.items()}
+    monkeypatch.setattr(moon, "FOLDERS", tiny)
+    moon.main(["--out", str(tmp_path), "--deals", "2", "--unit-deals", "1", "--epochs", "1", "--eval-deals", "16"])
+    tuned = NumpyNet.load(tmp_path / "tuned" / "apprentice.npz")
+    manifests = tuned.meta["data_manifest"]
+    assert [(m["seed"], m.get("opponents"), m.get("player")) for m in manifests] == [
+        (1, None, None), (1, "greedy", None), (2, "greedy", "apprentice")]
+    assert tuned.meta["init"].endswith("apprentice.npz") and tuned.meta["other_weight"] == 0.0
+    assert tuned.meta["hidden"] == [512, 512]
+
+
 def test_search_data_records_every_decision_with_a_choice(data_dir: Path):
     d = D.load(data_dir)
     assert set(d) == set(D.KEYS)

@@ -11,4 +11,5 @@ Each module imports only those above it:
 - :mod:`.ppo` — masked PPO from the warm start with self-play (``python -m ...``).
 - :mod:`.exploiter` — PPO from the apprentice against three frozen seats of a target (``hearts-env exploit``).
 - :mod:`.train` — the whole recipe in one command (``python -m ...``).
+- :mod:`.moon` — moon defence: the weights fitted on a searcher's moon positions against xinxin (``python -m ...``).
 """
