@@ -395,6 +395,22 @@ def test_ppo_from_the_warm_start_is_reproducible_and_resumes(warm: Path, tmp_pat
     assert a.meta["epochs"] == 2 and a.meta["warm_start"]["epochs"] == TINY["epochs"]  # PPO's and the warm start's
 
 
+def test_ppo_rule_rows_can_play_another_rule_player(warm: Path, tmp_path: Path):
+    """``heuristic``: the rule player of the ``heuristic_rows`` (here seats that chase the moon from 1 point); the run
+    trains against it (other play, other weights), records it, and a spec the vector env cannot play is refused."""
+    from hearts_baselines.apprentice import ppo
+
+    kw = dict(seed=2, heuristic_rows=8, self_rows=0, pool_rows=0, rollout=40, epochs=1, minibatch=16,
+              iterations=1, eval_every=0, log=False)
+    plain = ppo.train(str(warm), str(tmp_path / "plain"), **kw)
+    chase = ppo.train(str(warm), str(tmp_path / "chase"), heuristic="heuristic(chase=1)", **kw)
+    assert chase["heuristic"] == "heuristic(chase=1)" and "heuristic" not in plain
+    a, b = (NumpyNet.load(tmp_path / name / "apprentice.npz").params()["wp"] for name in ("plain", "chase"))
+    assert not np.array_equal(a, b)
+    with pytest.raises(ValueError, match="vector opponents must be"):
+        ppo.train(str(warm), str(tmp_path / "bad"), heuristic="pimc", **kw)
+
+
 def test_the_ppo_evaluation_measures_the_margin_against_heuristic():
     """The trainer's evaluation: heuristic's points per seat minus the learner's. A learner that plays what
     heuristic plays comes out level (within noise; the deals are seeded, so this is exact and repeatable),

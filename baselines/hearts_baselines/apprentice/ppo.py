@@ -7,7 +7,9 @@ episode, every pass direction). Reward: ``zero_sum`` (the mean of the deal's poi
 ¾ of the arena's margin, so a moon shot is worth what it is worth there), in units of 5 points. **Opponent
 pool** — the rows (deals played at once) are split into three groups, each one env:
 
-- ``--heuristic-rows`` against three ``heuristic`` (run by the engine's kernels, card for card);
+- ``--heuristic-rows`` against three ``heuristic`` (run by the engine's kernels, card for card), or three of the
+  rule player ``--heuristic`` names (e.g. ``heuristic(chase=6)``: seats that go for the moon once they alone
+  hold 6 points — the races self-play never shows);
 - ``--self-rows`` against three copies of the *current* policy (its weights at the start of each
   rollout; opponents sample from it);
 - ``--pool-rows`` against a *frozen snapshot*: every ``--snapshot-every`` iterations the current
@@ -51,6 +53,7 @@ class Args:
     seed: int = 0
     iterations: int = 300
     heuristic_rows: int = arg(128, "rows (deals at once) against three heuristic", deprecated=("--heuristic-tables",))
+    heuristic: str = arg("heuristic", "the rule player of those rows (a vector opponent, e.g. heuristic(chase=6))")
     self_rows: int = arg(64, "rows against three copies of the current policy", deprecated=("--self-tables",))
     pool_rows: int = arg(64, "rows against a snapshot from the pool", deprecated=("--pool-tables",))
     rollout: int = arg(32, "steps per row per iteration")
@@ -139,7 +142,8 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_r
           self_rows: int = 64, pool_rows: int = 64, rollout: int = 32, epochs: int = 4, minibatch: int = 2048,
           lr: float = 1e-4, clip: float = 0.1, ent_coef: float = 0.003, vf_coef: float = 0.5, lam: float = 0.95,
           snapshot_every: int = 20, pool_size: int = 5, checkpoint_every: int = 10, eval_every: int = 20,
-          eval_deals: int = 2000, threads: int = 1, resume: bool = False, log: bool = True) -> dict[str, Any]:
+          eval_deals: int = 2000, threads: int = 1, resume: bool = False, log: bool = True,
+          heuristic: str = "heuristic") -> dict[str, Any]:
     import torch
 
     torch.set_num_threads(threads)
@@ -159,7 +163,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_r
     for name, count in (("heuristic", heuristic_rows), ("self", self_rows), ("pool", pool_rows)):
         if count:
             opponent = None if name == "heuristic" else Opponent()
-            env = HeartsVectorEnv(num_envs=count, rules=RULES, opponents=opponent or "heuristic", seat="random",
+            env = HeartsVectorEnv(num_envs=count, rules=RULES, opponents=opponent or heuristic, seat="random",
                                   reward="zero_sum")
             groups.append((name, env, opponent))
     n = sum(env.num_envs for _, env, _ in groups)
@@ -173,6 +177,7 @@ def train(init: str, out: str, seed: int = 0, iterations: int = 300, heuristic_r
     meta: dict[str, Any] = {**shape, "stage": "ppo", "warm_start": start_net.meta.get("warm_start", warm),
                             "init": str(init), "seed": seed, "iterations": iterations,
             "rows": {name: env.num_envs for name, env, _ in groups}, "rollout": rollout, "epochs": epochs,
+            **({"heuristic": heuristic} if heuristic != "heuristic" else {}),
             "minibatch": minibatch, "lr": lr, "clip": clip, "ent_coef": ent_coef, "vf_coef": vf_coef, "lambda": lam,
             "snapshot_every": snapshot_every, "pool_size": pool_size}
 
@@ -258,7 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parse(Args, argv, __doc__.split("\n\n")[0])
     train(args.init, args.out, args.seed, args.iterations, args.heuristic_rows, args.self_rows, args.pool_rows,
           args.rollout, args.epochs, args.minibatch, args.lr, args.clip, args.ent_coef, 0.5, 0.95, args.snapshot_every,
-          args.pool_size, args.checkpoint_every, args.eval_every, args.eval_deals, args.threads, args.resume)
+          args.pool_size, args.checkpoint_every, args.eval_every, args.eval_deals, args.threads, args.resume,
+          heuristic=args.heuristic)
 
 
 if __name__ == "__main__":
