@@ -62,17 +62,20 @@ def test_every_row_of_the_reference_tables_has_its_run():
     assert set(_rows()) == shipped
 
 
-TRIALS = sorted((DOCS / "measurements").glob("search-vs-*/*.json"))
-"""Runs of searchers that are no bundled agent yet against a reference opponent (docs/search.md), shipped with their
-records in docs/measurements/search-vs-OPPONENT/."""
+TRIAL_DOCS = {"search": "search.md", "learned": "learned.md"}
+TRIALS = sorted(path for kind in TRIAL_DOCS for path in (DOCS / "measurements").glob(f"{kind}-vs-*/*.json"))
+"""Runs of searchers and learned players that are no bundled agent yet against a reference opponent (docs/search.md,
+docs/learned.md), shipped with their records in docs/measurements/search-vs-OPPONENT/ and learned-vs-OPPONENT/."""
 
 
 @pytest.mark.parametrize("path", TRIALS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_each_searcher_trial_against_a_reference_verifies_and_is_quoted_in_the_docs(path):
+def test_each_trial_against_a_reference_verifies_and_is_quoted_in_the_docs(path):
     result = json.loads(path.read_text())
     verify_run(path, leaderboard=True)
     (opponent, figures), = result["rungs"].items()
-    assert opponent.startswith(path.parent.name.removeprefix("search-vs-"))
+    kind, _, expected = path.parent.name.partition("-vs-")
+    assert opponent.startswith(expected)
     low, high = figures["margin"]["ci95"]
     quoted = f"{figures['margin']['mean']:+.2f} [{low:+.2f}, {high:+.2f}]".replace("-", "−")
-    assert quoted in (DOCS / "search.md").read_text(), f"docs/search.md does not quote {path.name}: {quoted}"
+    page = TRIAL_DOCS[kind]
+    assert quoted in (DOCS / page).read_text(), f"docs/{page} does not quote {path.name}: {quoted}"
