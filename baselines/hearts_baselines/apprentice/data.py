@@ -107,37 +107,45 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | N
     encoder = make_encoder("rich", rules, dtype="uint8")
     n = rules.deck_obj.size
     rows: dict[str, list] = {key: [] for key in KEYS}
-    while not deal.is_over:
-        seat = deal.current
-        view = SeatView.of(deal, seat)
-        legal = view.legal
-        if legal & (legal - 1) == 0:
-            deal.apply(legal.bit_length() - 1)
-            continue
-        agent = agents[seat]
-        if seat not in recorded:
-            deal.apply(agent.act(view))
-            continue
-        if hasattr(agent, "last_values"):
-            agent.last_values = {}
-        card = agent.act(view)
-        values = np.full(n, np.nan, np.float32)
-        for c, v in getattr(agent, "last_values", {}).items():
-            values[c] = v
-        rows["obs"].append(encoder.encode(view).copy())
-        rows["legal"].append(legal_matrix(np.array([legal], np.uint64), n)[0])
-        rows["action"].append(card)
-        rows["values"].append(values)
-        rows["deal"].append(k)
-        rows["seat"].append(seat)
-        rows["phase"].append(view.phase)
-        deal.apply(players[seat].act(view) if players else card)
+    try:
+        while not deal.is_over:
+            seat = deal.current
+            view = SeatView.of(deal, seat)
+            legal = view.legal
+            if legal & (legal - 1) == 0:
+                deal.apply(legal.bit_length() - 1)
+                continue
+            agent = agents[seat]
+            if seat not in recorded:
+                deal.apply(agent.act(view))
+                continue
+            if hasattr(agent, "last_values"):
+                agent.last_values = {}
+            card = agent.act(view)
+            values = np.full(n, np.nan, np.float32)
+            for c, v in getattr(agent, "last_values", {}).items():
+                values[c] = v
+            rows["obs"].append(encoder.encode(view).copy())
+            rows["legal"].append(legal_matrix(np.array([legal], np.uint64), n)[0])
+            rows["action"].append(card)
+            rows["values"].append(values)
+            rows["deal"].append(k)
+            rows["seat"].append(seat)
+            rows["phase"].append(view.phase)
+            deal.apply(players[seat].act(view) if players else card)
+    finally:  # an outside program's seat (xinxin) ends with its deal, whatever happened
+        for agent in [*agents, *players.values()]:
+            _close(agent)
     assert deal.points is not None
-    for agent in [*agents, *players.values()]:
-        if hasattr(agent, "close"):  # an outside program's seat (xinxin) ends with its deal
-            agent.close()
     rows["points"] = [deal.points[s] for s in rows["seat"]]
     return _arrays(rows, n, encoder.size)
+
+
+def _close(agent: Any) -> None:
+    """End an agent that holds an outside program (xinxin's driver); others have nothing to end."""
+    close = getattr(agent, "close", None)
+    if close is not None:
+        close()
 
 
 def _arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
@@ -187,7 +195,7 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
     make_rules(rules)
     for spec in (searcher, opponents, player):
         if spec is not None:
-            make_agent(spec)
+            _close(make_agent(spec))  # a bad spec is refused before any folder is made
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     meta = manifest(rules, searcher, seed, unit_deals, opponents, player)
