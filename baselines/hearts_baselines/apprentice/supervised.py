@@ -143,7 +143,7 @@ def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
     logits, q, v = net(b["x"])
     logits = logits.masked_fill(~b["legal"], -1e9)
     has = b["has"]
-    w = b["w"] if "w" in b else torch.ones(len(logits))
+    w = b["w"]
     w_has = has * w[:, None]
     if temperature > 0:
         target = torch.nn.functional.one_hot(b["action"], logits.shape[1]).float()
