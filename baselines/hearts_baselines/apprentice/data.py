@@ -39,10 +39,11 @@ a folder made with other settings is refused.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent import futures
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +54,7 @@ import numpy as np
 import hearts_env
 from hearts_baselines.apprentice.agent import legal_matrix
 from hearts_baselines.run_args import arg, parse
-from hearts_env import SeatView
+from hearts_env import Deal, SeatView
 from hearts_env.agents import make_agent
 from hearts_env.arena.game import pass_direction_of
 from hearts_env.encoders import make_encoder
@@ -68,18 +69,35 @@ KEYS = ("obs", "legal", "action", "values", "points", "deal", "seat", "phase")
 
 
 @dataclass
-class Args:
+class UnitArgs:
+    """The options of every run that writes units of deals (this module's, :mod:`.outcomes`)."""
+
     out: str = arg(help="folder of the units (resumes if it exists)")
     deals: int = arg(20000, "deals in all (a multiple of --unit-deals)")
     seed: int = 0
     jobs: int = arg(1, "processes (the data does not depend on it)")
     unit_deals: int = arg(50, "deals per file")
+
+
+@dataclass
+class Args(UnitArgs):
     searcher: str = arg(SEARCHER, "agent spec of the four players")
     rules: str = RULES
     opponents: str | None = arg(None, "agent spec of three opponent seats (the searcher then plays one seat, the "
                                       "only one recorded)")
     player: str | None = arg(None, "with --opponents: the agent that plays the recorded seat (the searcher only "
                                    "labels its decisions)")
+
+
+def decisions(deal: Deal) -> Iterator[tuple[int, SeatView]]:
+    """The seat to play and its view at each decision of ``deal`` with more than one legal card, until the deal
+    ends; the caller applies that seat's card before asking for the next; a lone legal card is played here."""
+    while not deal.is_over:
+        view = SeatView.of(deal, deal.current)
+        if view.legal & (view.legal - 1) == 0:
+            deal.apply(view.legal.bit_length() - 1)
+        else:
+            yield deal.current, view
 
 
 def searcher_seat(k: int) -> int:
@@ -108,13 +126,8 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | N
     n = rules.deck_obj.size
     rows: dict[str, list] = {key: [] for key in KEYS}
     try:
-        while not deal.is_over:
-            seat = deal.current
-            view = SeatView.of(deal, seat)
+        for seat, view in decisions(deal):
             legal = view.legal
-            if legal & (legal - 1) == 0:
-                deal.apply(legal.bit_length() - 1)
-                continue
             agent = agents[seat]
             if seat not in recorded:
                 deal.apply(agent.act(view))
@@ -135,20 +148,20 @@ def play_deal(rules: Rules, searcher: str, seed: int, k: int, opponents: str | N
             deal.apply(players[seat].act(view) if players else card)
     finally:  # an outside program's seat (xinxin) ends with its deal, whatever happened
         for agent in [*agents, *players.values()]:
-            _close(agent)
+            close_agent(agent)
     assert deal.points is not None
     rows["points"] = [deal.points[s] for s in rows["seat"]]
-    return _arrays(rows, n, encoder.size)
+    return rows_to_arrays(rows, n, encoder.size)
 
 
-def _close(agent: Any) -> None:
+def close_agent(agent: Any) -> None:
     """End an agent that holds an outside program (xinxin's driver); others have nothing to end."""
     close = getattr(agent, "close", None)
     if close is not None:
         close()
 
 
-def _arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
+def rows_to_arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
     dtypes = {"obs": np.uint8, "legal": bool, "action": np.int8, "values": np.float32, "points": np.int16,
               "deal": np.int32, "seat": np.int8, "phase": np.int8}
     shapes = {"obs": (size,), "legal": (n,), "values": (n,)}
@@ -156,12 +169,12 @@ def _arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
             for key in KEYS}
 
 
-def make_unit(out: str, rules_spec: str, searcher: str, seed: int, index: int, unit_deals: int,
-              opponents: str | None = None, player: str | None = None) -> int:
-    """Play unit ``index`` (deals ``index*unit_deals …``) and write it; returns its row count."""
+def make_unit(out: str, rules_spec: str, index: int, unit_deals: int,
+              play: Callable[..., dict[str, np.ndarray]]) -> int:
+    """Play unit ``index`` (deals ``index*unit_deals …``, each by ``play(rules, k=k)``) and write it; returns its row
+    count."""
     rules = make_rules(rules_spec)
-    parts = [play_deal(rules, searcher, seed, k, opponents, player)
-             for k in range(index * unit_deals, (index + 1) * unit_deals)]
+    parts = [play(rules, k=k) for k in range(index * unit_deals, (index + 1) * unit_deals)]
     data = {key: np.concatenate([p[key] for p in parts]) for key in KEYS}
     path = Path(out) / f"unit-{index:05d}.npz"
     tmp = path.with_suffix(".tmp.npz")
@@ -179,26 +192,40 @@ def manifest(rules_spec: str, searcher: str, seed: int, unit_deals: int, opponen
             **({"player": player} if player is not None else {})}
 
 
-def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_deals: int = 50,
-             searcher: str = SEARCHER, rules: str = RULES, progress: bool = True, opponents: str | None = None,
-             player: str | None = None) -> int:
-    """Write units until ``deals`` deals are recorded in ``out`` (a multiple of ``unit_deals``; existing units
-    are kept); returns the number of units written now."""
+def check_counts(deals: int, unit_deals: int, jobs: int) -> None:
+    """Refuse counts a run of units cannot have, in one line naming the value."""
     for name, value in (("deals", deals), ("unit_deals", unit_deals), ("jobs", jobs)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
     if deals % unit_deals:
         raise ValueError(f"deals ({deals}) must be a multiple of unit_deals ({unit_deals}) so that every unit "
                          f"is whole and the pass directions balance")
+
+
+def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_deals: int = 50,
+             searcher: str = SEARCHER, rules: str = RULES, progress: bool = True, opponents: str | None = None,
+             player: str | None = None) -> int:
+    """Write units until ``deals`` deals are recorded in ``out`` (a multiple of ``unit_deals``; existing units
+    are kept); returns the number of units written now."""
+    check_counts(deals, unit_deals, jobs)
     if player is not None and opponents is None:
         raise ValueError("--player needs --opponents: the player takes the searcher's one seat against them")
     make_rules(rules)
     for spec in (searcher, opponents, player):
         if spec is not None:
-            _close(make_agent(spec))  # a bad spec is refused before any folder is made
+            close_agent(make_agent(spec))  # a bad spec is refused before any folder is made
+    meta = manifest(rules, searcher, seed, unit_deals, opponents, player)
+    play = functools.partial(play_deal, searcher=searcher, seed=seed, opponents=opponents, player=player)
+    return write_units(out, meta, deals, jobs, play, progress)
+
+
+def write_units(out: str | Path, meta: dict[str, Any], deals: int, jobs: int,
+                play: Callable[..., dict[str, np.ndarray]], progress: bool = True) -> int:
+    """Write the units of ``deals`` deals missing from ``out`` (``meta``: its manifest, ``rules`` and ``unit_deals``
+    among it; a folder made with another manifest is refused), each deal by ``play(rules, k=k)`` (picklable for
+    ``jobs`` > 1); returns the number of units written now."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    meta = manifest(rules, searcher, seed, unit_deals, opponents, player)
     meta_path = folder / "manifest.json"
     if meta_path.exists():
         old = json.loads(meta_path.read_text())
@@ -209,19 +236,19 @@ def generate(out: str | Path, deals: int, seed: int = 0, jobs: int = 1, unit_dea
                              f"use another --out")
     else:
         meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+    unit_deals = meta["unit_deals"]
     todo = [i for i in range(deals // unit_deals) if not (folder / f"unit-{i:05d}.npz").exists()]
-    args = (str(folder), rules, searcher, seed)
-    more = (opponents, player)
+    args = (str(folder), meta["rules"])
     from tqdm import tqdm
 
     bar = tqdm(total=len(todo), unit="unit", desc="search data", disable=not progress)
     if jobs == 1:
         for i in todo:
-            make_unit(*args, i, unit_deals, *more)
+            make_unit(*args, i, unit_deals, play)
             bar.update(1)
     else:
         with futures.ProcessPoolExecutor(jobs) as pool:
-            for job in futures.as_completed([pool.submit(make_unit, *args, i, unit_deals, *more) for i in todo]):
+            for job in futures.as_completed([pool.submit(make_unit, *args, i, unit_deals, play) for i in todo]):
                 job.result()
                 bar.update(1)
     bar.close()

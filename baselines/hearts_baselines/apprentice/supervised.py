@@ -76,6 +76,8 @@ class Args:
     init: str | None = arg(None, "start from these weights (apprentice.npz; its layer sizes replace --hidden)")
     moon_weight: float = arg(1.0, "loss weight of playing decisions at which one opponent alone has taken points")
     other_weight: float = arg(1.0, "loss weight of every other decision")
+    anchor: float | None = arg(None, "fit no card: minimise the policy's expected value over the per-card values "
+                                     "plus ANCHOR x KL(init policy || policy) (needs --init; outcome data)")
 
 
 FOLDER_STRIDE = 100_000_000  # deal numbers of the i-th folder are offset by i * this (a multiple of HOLDOUT)
@@ -134,10 +136,14 @@ def batch_tensors(data: dict[str, np.ndarray], rows: np.ndarray, rules: Any,
 
 
 def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
-           temperature: float = 0.0) -> tuple[Any, dict[str, float]]:
+           temperature: float = 0.0, anchor: float | None = None) -> tuple[Any, dict[str, float]]:
     """The loss of one minibatch. ``temperature`` > 0: on decisions with per-card estimates the policy's
     target is ``softmax(-values / temperature)`` over the candidates instead of the searcher's one card
-    (cards whose estimates are within the searcher's noise of the best share the target)."""
+    (cards whose estimates are within the searcher's noise of the best share the target). ``anchor``: no target
+    card at all — the policy's expected value ``sum_a pi(a) values(a)`` (in units of 5 points, candidates only)
+    plus ``anchor`` × ``KL(prior || pi)``, ``b["prior"]`` the starting policy's logits: a policy-improvement step
+    that leaves decisions whose candidates are valued alike where the prior had them (the ``ce`` column then
+    holds the KL)."""
     import torch
 
     logits, q, v = net(b["x"])
@@ -145,7 +151,14 @@ def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
     has = b["has"]
     w = b["w"]
     w_has = has * w[:, None]
-    if temperature > 0:
+    expected = None
+    if anchor is not None:
+        log_pi = torch.log_softmax(logits, dim=1)
+        log_prior = torch.log_softmax(b["prior"].masked_fill(~b["legal"], -1e9), dim=1)
+        ce_rows = (log_prior.exp() * (log_prior - log_pi)).masked_fill(~b["legal"], 0.0).sum(dim=1)
+        expected_rows = (log_pi.exp() * b["values"] / SCALE).masked_fill(~has, 0.0).sum(dim=1)
+        expected = (expected_rows * w).sum() / w.sum().clamp(min=1e-9)
+    elif temperature > 0:
         target = torch.nn.functional.one_hot(b["action"], logits.shape[1]).float()
         soft = torch.softmax((-b["values"] / temperature).masked_fill(~has, -1e9), dim=1)
         target = torch.where(has.any(dim=1, keepdim=True), soft, target)
@@ -156,6 +169,10 @@ def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
     ce = (ce_rows * w).sum() / total_w
     q_err = (((q - b["values"]) / SCALE).pow(2) * w_has).sum() / w_has.sum().clamp(min=1e-9)
     v_err = (((v - b["points"]) / SCALE).pow(2) * w).sum() / total_w
+    if anchor is not None and expected is not None:
+        total = expected + anchor * ce + q_weight * q_err + v_weight * v_err
+        return total, {"ce": ce.item(), "expected": expected.item() * SCALE, "q_mse": q_err.item(),
+                       "v_mse": v_err.item()}
     total = ce + q_weight * q_err + v_weight * v_err
     return total, {"ce": ce.item(), "q_mse": q_err.item(), "v_mse": v_err.item()}
 
@@ -195,7 +212,7 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
           hidden: tuple[int, ...] = (512, 512), q_weight: float = 1.0, v_weight: float = 0.5,
           temperature: float = 0.0, eval_deals: int = 2000, units: int | None = None, threads: int = 1,
           resume: bool = False, log: bool = True, init: str | None = None, moon_weight: float = 1.0,
-          other_weight: float = 1.0) -> dict[str, Any]:
+          other_weight: float = 1.0, anchor: float | None = None) -> dict[str, Any]:
     """Fit, write ``OUT/apprentice.npz`` and ``OUT/summary.json``; returns the summary. ``init``: the weights to start
     from (their layer sizes replace ``hidden``)."""
     import torch
@@ -209,6 +226,8 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
     for name, value in (("moon_weight", moon_weight), ("other_weight", other_weight)):
         if not value >= 0:
             raise ValueError(f"{name} must be >= 0, got {value!r}")
+    if anchor is not None and not (anchor >= 0 and init is not None):
+        raise ValueError(f"anchor={anchor!r}: needs a number >= 0 and --init (the policy it stays near)")
     if moon_weight == other_weight == 0:
         raise ValueError("moon_weight and other_weight are both 0: no decision would be learned from")
     train_rows, held_rows = split(data)
@@ -222,8 +241,13 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
             raise ValueError(f"{init} reads {start.hidden[0][0].shape[0]} observation slots; the data in {data_dir} "
                              f"has {data['obs'].shape[1]}")
     net = torch_net(data["obs"].shape[1], hidden, data["legal"].shape[1])
+    prior = None
     if start is not None:
         load_into(net, start)
+        if anchor is not None:
+            prior = torch_net(data["obs"].shape[1], hidden, data["legal"].shape[1])
+            load_into(prior, start)
+            prior.eval()
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps_per_epoch = len(train_rows) // batch
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * steps_per_epoch))
@@ -240,7 +264,10 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
         sums: dict[str, float] = {}
         for i in range(steps_per_epoch):
             b = batch_tensors(data, order[i * batch:(i + 1) * batch], rules, (moon_weight, other_weight))
-            loss, parts = losses(net, b, q_weight, v_weight, temperature)
+            if prior is not None:
+                with torch.no_grad():
+                    b["prior"] = prior(b["x"])[0]
+            loss, parts = losses(net, b, q_weight, v_weight, temperature, anchor)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -261,6 +288,7 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
             "rows": len(data["action"]), "deals": len(np.unique(data["deal"])), "seed": seed,
             "epochs": epochs, "batch": batch, "lr": lr, "q_weight": q_weight, "v_weight": v_weight,
             "temperature": temperature, **({"init": str(init)} if init is not None else {}),
+            **({"anchor": anchor} if anchor is not None else {}),
             **({"moon_weight": moon_weight, "other_weight": other_weight}
                if (moon_weight, other_weight) != (1.0, 1.0) else {})}
     return finish(folder, to_numpy(net, meta))
@@ -271,7 +299,7 @@ def main(argv: list[str] | None = None) -> None:
     hidden = tuple(int(h) for h in args.hidden.split(","))
     train(args.data, args.out, args.seed, args.epochs, args.batch, args.lr, hidden, args.q_weight, args.v_weight,
           args.temperature, args.eval_deals, args.units, args.threads, args.resume, init=args.init,
-          moon_weight=args.moon_weight, other_weight=args.other_weight)
+          moon_weight=args.moon_weight, other_weight=args.other_weight, anchor=args.anchor)
 
 
 if __name__ == "__main__":
