@@ -139,3 +139,22 @@ def test_the_anchored_fit_needs_starting_weights(tmp_path: Path):
                      eval_deals=0, log=False)
     fitted = NumpyNet.load(tmp_path / "fit" / "apprentice.npz")
     assert fitted.meta["anchor"] == 1.0 and fitted.meta["init"] == str(start)
+
+
+def test_the_held_out_value_of_the_policys_card_is_the_mean_value_of_its_argmax(tmp_path: Path):
+    from hearts_baselines.apprentice import supervised
+    from hearts_baselines.apprentice.net import as_float, load_into
+
+    folder = tmp_path / "d"
+    O.generate(str(folder), deals=8, seed=2, unit_deals=8, player="greedy", opponents="random", progress=False)
+    data = D.load(folder)
+    rows = np.arange(len(data["action"]))
+    net = torch_net(620, (16,), 52)
+    numpy_net = to_numpy(net, {})
+    load_into(net, numpy_net)
+    logits = numpy_net.policy_logits(as_float(data["obs"], RULES))
+    logits[~data["legal"]] = -np.inf
+    own = data["values"][rows, logits.argmax(1)]
+    assert not np.isnan(own).any()
+    got = supervised.evaluate(net, data, rows, RULES)["value_play"]
+    assert got == pytest.approx(float(own.mean()), rel=1e-5)

@@ -179,11 +179,14 @@ def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
 
 def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any, size: int = 8192) -> dict[str, float]:
     """Held-out figures: the searcher's card agreed by the policy (play, pass) and by the q head's argmin,
-    the q head's mean absolute error on candidates (points), v's (points)."""
+    the q head's mean absolute error on candidates (points), v's (points), and ``value_play``: the mean of the
+    per-card values of the policy's own card (its argmax) over the playing decisions that have them — the points
+    the policy would take there by the searcher's (or the outcomes') reckoning."""
     import torch
 
     agree = {"play": [0, 0], "pass": [0, 0], "q_play": [0, 0]}
     q_abs, q_n, v_abs = 0.0, 0, 0.0
+    own_value, own_n = 0.0, 0
     with torch.no_grad():
         for start in range(0, len(rows), size):
             r = rows[start:start + size]
@@ -202,9 +205,15 @@ def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any
             q_abs += float((q - b["values"]).abs().masked_fill(~has, 0.0).sum())
             q_n += int(has.sum())
             v_abs += float((v - b["points"]).abs().sum())
+            valued = (b["has"].any(dim=1).numpy() & play)
+            own = b["values"].gather(1, pick[:, None])[:, 0].numpy()
+            own_value += float(own[valued].sum())
+            own_n += int(valued.sum())
     out = {f"agree_{k}": a / max(n, 1) for k, (a, n) in agree.items()}
     out["q_mae"] = q_abs / max(q_n, 1)
     out["v_mae"] = v_abs / max(len(rows), 1)
+    if own_n:
+        out["value_play"] = own_value / own_n
     return out
 
 
