@@ -158,3 +158,28 @@ def test_the_held_out_value_of_the_policys_card_is_the_mean_value_of_its_argmax(
     assert not np.isnan(own).any()
     got = supervised.evaluate(net, data, rows, RULES)["value_play"]
     assert got == pytest.approx(float(own.mean()), rel=1e-5)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rollouts", "0"], "rollouts must be an integer >= 1, got 0"),
+    (["--player", "bogus"], "unknown agent 'bogus'"),
+    (["--deals", "30"], "deals (30) must be a multiple of unit_deals (25)"),
+])
+def test_the_outcome_command_refuses_bad_arguments_in_one_line(argv: list[str], message: str, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exit_:
+        O.main(["--out", str(tmp_path / "o"), "--opponents", "random", *argv])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_anchored_fit_command_refuses_an_anchor_without_starting_weights(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]):
+    from hearts_baselines.apprentice import supervised
+
+    with pytest.raises(SystemExit) as exit_:
+        supervised.main(["--data", str(tmp_path), "--out", str(tmp_path / "fit"), "--anchor", "1"])
+    assert exit_.value.code == 2
+    assert "anchor=1.0: needs a number >= 0 and --init" in capsys.readouterr().err

@@ -162,6 +162,7 @@ def close_agent(agent: Any) -> None:
 
 
 def rows_to_arrays(rows: dict[str, list], n: int, size: int) -> dict[str, np.ndarray]:
+    """One deal's recorded rows (lists per key) as the arrays of a unit (the table above)."""
     dtypes = {"obs": np.uint8, "legal": bool, "action": np.int8, "values": np.float32, "points": np.int16,
               "deal": np.int32, "seat": np.int8, "phase": np.int8}
     shapes = {"obs": (size,), "legal": (n,), "values": (n,)}

@@ -13,12 +13,14 @@ deal and the deal finished ``--rollouts`` times by the same seats — the player
 own search. ``values`` is the player's mean points at the end after each card, ``action`` the card with the
 fewest (the first of equals); the deal then goes on with the player's own card. Only moon positions are
 recorded, in the units and format of :mod:`~hearts_baselines.apprentice.data` (``points``: what the player took
-in the deal as played), so ``supervised --data … --temperature T`` fits them as it fits search data.
+in the deal as played), so ``supervised --data …`` reads them as it reads search data; ``--anchor B`` fits the
+policy to the values rather than to the one card (docs/learned.md).
 
 The values are the true deal's, not a sampled world's: the hidden cards decide each outcome. Averaged over the
 positions that look the same to the seat — the deals differ where the seat cannot see — a card's mean is its
-value at that information set (the opponents' cards drawn as they are in play), which is what a fit of
-``softmax(-values / T)`` learns; one position's argmin alone would be a hindsight label.
+value at that information set (the opponents' cards drawn as they are in play), which is what a fit of the
+policy's expected value over the card values (``supervised --anchor``) improves; one position's argmin alone
+would be a hindsight label.
 
 Deal ``k`` is dealt from ``default_rng([NAMESPACE, seed, k])`` (this module's namespace: no deal of the arena,
 ``hearts-bench`` or the search data) and passes ``left, right, across, hold``\\[k mod 4\\]; each seat's agent is
@@ -62,6 +64,19 @@ class Args(D.UnitArgs):
     opponents: str = arg(XINXIN, "agent spec of the three other seats")
     rollouts: int = arg(2, "deals finished per legal card at each moon position")
     rules: str = D.RULES
+
+    def __post_init__(self) -> None:  # refused in one line, before any folder is made
+        check(self.deals, self.unit_deals, self.jobs, self.rollouts, self.rules, (self.player, self.opponents))
+
+
+def check(deals: int, unit_deals: int, jobs: int, rollouts: int, rules: str, specs: tuple[str, ...]) -> None:
+    """Refuse what a run cannot use (a ValueError naming it): counts, rules, agent specs."""
+    D.check_counts(deals, unit_deals, jobs)
+    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+        raise ValueError(f"rollouts must be an integer >= 1, got {rollouts!r}")
+    make_rules(rules)
+    for spec in specs:
+        D.close_agent(make_agent(spec))
 
 
 def finish(deal: Deal, agents: list[Any]) -> None:
@@ -127,12 +142,7 @@ def play_deal(rules: Rules, k: int, seed: int, player: str, opponents: str, roll
 def generate(out: str, deals: int, seed: int = 0, jobs: int = 1, unit_deals: int = 25, player: str = "apprentice",
              opponents: str = XINXIN, rollouts: int = 2, rules: str = D.RULES, progress: bool = True) -> int:
     """Write units until ``deals`` deals are recorded in ``out``; returns the number of units written now."""
-    D.check_counts(deals, unit_deals, jobs)
-    if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
-        raise ValueError(f"rollouts must be an integer >= 1, got {rollouts!r}")
-    make_rules(rules)
-    for spec in (player, opponents):
-        D.close_agent(make_agent(spec))  # a bad spec is refused before any folder is made
+    check(deals, unit_deals, jobs, rollouts, rules, (player, opponents))  # before any folder is made
     meta = {"format": FORMAT, "searcher": TEACHER, "rules": rules, "seed": seed, "unit_deals": unit_deals,
             "observation": "rich", "observation_dtype": "uint8", "hearts_env": hearts_env.__version__,
             "player": player, "opponents": opponents, "rollouts": rollouts, "recorded": "moon positions"}

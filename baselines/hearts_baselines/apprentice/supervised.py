@@ -79,6 +79,15 @@ class Args:
     anchor: float | None = arg(None, "fit no card: minimise the policy's expected value over the per-card values "
                                      "plus ANCHOR x KL(init policy || policy) (needs --init; outcome data)")
 
+    def __post_init__(self) -> None:  # refused in one line
+        check_anchor(self.anchor, self.init)
+
+
+def check_anchor(anchor: float | None, init: str | None) -> None:
+    """Refuse an anchored fit without a policy to stay near, or a negative anchor."""
+    if anchor is not None and not (anchor >= 0 and init is not None):
+        raise ValueError(f"anchor={anchor!r}: needs a number >= 0 and --init (the policy it stays near)")
+
 
 FOLDER_STRIDE = 100_000_000  # deal numbers of the i-th folder are offset by i * this (a multiple of HOLDOUT)
 
@@ -235,8 +244,7 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
     for name, value in (("moon_weight", moon_weight), ("other_weight", other_weight)):
         if not value >= 0:
             raise ValueError(f"{name} must be >= 0, got {value!r}")
-    if anchor is not None and not (anchor >= 0 and init is not None):
-        raise ValueError(f"anchor={anchor!r}: needs a number >= 0 and --init (the policy it stays near)")
+    check_anchor(anchor, init)
     if moon_weight == other_weight == 0:
         raise ValueError("moon_weight and other_weight are both 0: no decision would be learned from")
     train_rows, held_rows = split(data)
