@@ -12,4 +12,6 @@ Each module imports only those above it:
 - :mod:`.exploiter` — PPO from the apprentice against three frozen seats of a target (``hearts-env exploit``).
 - :mod:`.train` — the whole recipe in one command (``python -m ...``).
 - :mod:`.moon` — moon defence: the weights fitted on a searcher's moon positions against xinxin (``python -m ...``).
+- :mod:`.outcomes` — outcome data: each card of the apprentice's moon positions against xinxin valued by finishing
+  the true deal (``python -m ...``; fitted by ``supervised --anchor``).
 """
