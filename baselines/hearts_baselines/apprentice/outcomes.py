@@ -24,8 +24,9 @@ would be a hindsight label.
 
 Deal ``k`` is dealt from ``default_rng([NAMESPACE, seed, k])`` (this module's namespace: no deal of the arena,
 ``hearts-bench`` or the search data) and passes ``left, right, across, hold``\\[k mod 4\\]; each seat's agent is
-seeded ``[NAMESPACE, seed, k, seat]`` and plays the rollouts too (it keeps no state between decisions, so only its
-random stream advances). Units are functions of (seed, unit index), whatever ``--jobs``; a run resumes.
+seeded ``[NAMESPACE, seed, k, seat]`` and plays the rollouts too, so the seats must keep no state between decisions
+beyond their random stream (the apprentice, the rule players and xinxin keep none; a rollout only advances it).
+Units are functions of (seed, unit index), whatever ``--jobs``; a run resumes.
 """
 
 from __future__ import annotations
