@@ -47,6 +47,7 @@ from hearts_baselines.run_args import arg, parse
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
 from hearts_env.arena.game import pass_direction_of
+from hearts_env.cards import iter_cards
 from hearts_env.encoders import make_encoder
 from hearts_env.engine import Deal
 from hearts_env.match import Match
@@ -86,12 +87,12 @@ def finish(deal: Deal, agents: list[Any]) -> None:
         deal.apply(agents[seat].act(view))
 
 
-def card_values(deal: Deal, seat: int, agents: list[Any], rollouts: int) -> dict[int, float]:
-    """Each legal card of ``seat`` (to play in ``deal``) → the seat's mean points when copies of the deal, that card
-    played, are finished ``rollouts`` times by ``agents``."""
-    legal = SeatView.of(deal, seat).legal
+def card_values(deal: Deal, view: SeatView, agents: list[Any], rollouts: int) -> dict[int, float]:
+    """Each legal card of the seat to play in ``deal`` (``view``: its view) → the seat's mean points when copies of
+    the deal, that card played, are finished ``rollouts`` times by ``agents``."""
+    seat = view.seat
     values = {}
-    for card in (c for c in range(legal.bit_length()) if legal >> c & 1):
+    for card in iter_cards(view.legal):
         total = 0
         for _ in range(rollouts):
             copy = deal.clone()
@@ -120,7 +121,7 @@ def play_deal(rules: Rules, k: int, seed: int, player: str, opponents: str, roll
             if seat == me:
                 obs = encoder.encode(view).copy()
                 if moon_on(obs[None], np.array([view.phase]), rules)[0]:
-                    values = card_values(deal, seat, agents, rollouts)
+                    values = card_values(deal, view, agents, rollouts)
                     row = np.full(n, np.nan, np.float32)
                     for c, v in values.items():
                         row[c] = v

@@ -26,6 +26,7 @@ Same data, seed and thread count → same weights.
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from dataclasses import dataclass
@@ -178,12 +179,11 @@ def losses(net: Any, b: dict[str, Any], q_weight: float, v_weight: float,
     ce = (ce_rows * w).sum() / total_w
     q_err = (((q - b["values"]) / SCALE).pow(2) * w_has).sum() / w_has.sum().clamp(min=1e-9)
     v_err = (((v - b["points"]) / SCALE).pow(2) * w).sum() / total_w
-    if anchor is not None and expected is not None:
-        total = expected + anchor * ce + q_weight * q_err + v_weight * v_err
-        return total, {"ce": ce.item(), "expected": expected.item() * SCALE, "q_mse": q_err.item(),
-                       "v_mse": v_err.item()}
-    total = ce + q_weight * q_err + v_weight * v_err
-    return total, {"ce": ce.item(), "q_mse": q_err.item(), "v_mse": v_err.item()}
+    policy = ce if expected is None else expected + (anchor or 0.0) * ce
+    parts = {"ce": ce.item(), "q_mse": q_err.item(), "v_mse": v_err.item()}
+    if expected is not None:
+        parts["expected"] = expected.item() * SCALE
+    return policy + q_weight * q_err + v_weight * v_err, parts
 
 
 def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any, size: int = 8192) -> dict[str, float]:
@@ -214,7 +214,7 @@ def evaluate(net: Any, data: dict[str, np.ndarray], rows: np.ndarray, rules: Any
             q_abs += float((q - b["values"]).abs().masked_fill(~has, 0.0).sum())
             q_n += int(has.sum())
             v_abs += float((v - b["points"]).abs().sum())
-            valued = (b["has"].any(dim=1).numpy() & play)
+            valued = has.any(dim=1).numpy() & play
             own = b["values"].gather(1, pick[:, None])[:, 0].numpy()
             own_value += float(own[valued].sum())
             own_n += int(valued.sum())
@@ -262,9 +262,7 @@ def train(data_dir: str, out: str, seed: int = 0, epochs: int = 10, batch: int =
     if start is not None:
         load_into(net, start)
         if anchor is not None:
-            prior = torch_net(data["obs"].shape[1], hidden, data["legal"].shape[1])
-            load_into(prior, start)
-            prior.eval()
+            prior = copy.deepcopy(net).eval()  # the starting policy, frozen
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     steps_per_epoch = len(train_rows) // batch
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=max(1, epochs * steps_per_epoch))
