@@ -90,6 +90,8 @@ def test_a_budget_is_required_and_bad_arguments_are_named():
     ("maxn(depth=0)", "depth must be an integer >= 1 or 'trick'"),
     ("pimc(reward='win')", "pimc: reward='win' is not valid; valid values: points, margin"),
     ("pimc(plies=4)", "plies=4 needs policy='heuristic' to be an agent that plays batches"),
+    ("pimc(elsewhere='apprentise')", "elsewhere='apprentise': unknown agent"),
+    ("pimc(elsewhere='apprentice', passing='search')", "elsewhere='apprentice' plays the passes too"),
     ("pimc(policy='apprentice', plies=0)", r"plies \(cards the rollout policy plays before heuristic finishes\) "
                                            "must be an integer >= 1"),
 ])
@@ -310,6 +312,45 @@ def test_pimc_searches_its_passes_when_asked():
     assert searcher.last_values[card] == min(searcher.last_values.values())
     passer.act(view)
     assert passer.last_values == {}
+
+
+def test_elsewhere_plays_outside_moon_positions_and_the_search_inside():
+    """``elsewhere='apprentice'``: every decision outside a moon position (passes included) is the apprentice's card and
+    values nothing; at a moon position the search values every legal card and plays the one of fewest mean points.
+    ``moon_position`` read from the view equals the apprentice data's ``moon_on`` read from the observation."""
+    from hearts_baselines.apprentice.supervised import moon_on
+    from hearts_baselines.search_common import moon_position
+    from hearts_env.encoders import make_encoder
+
+    rules = make_rules("openspiel")
+    encoder = make_encoder("rich", rules)
+    agent, alone = make_agent("pimc(n=4, policy='apprentice', elsewhere='apprentice')"), make_agent("apprentice")
+    searched = played = 0
+    for d in range(6):
+        deal = Deal.random(rules, d)
+        seats = [make_agent("apprentice") for _ in range(4)]
+        for s, seat in enumerate(seats):
+            seat.reset(rules, s, d)
+        agent.reset(rules, 0, d)
+        alone.reset(rules, 0, d)
+        while not deal.is_over:
+            view = SeatView.of(deal, deal.current)
+            on = moon_position(view)
+            assert on == bool(moon_on(encoder.encode(view)[None], np.array([view.phase]), rules)[0])
+            if deal.current != 0:
+                deal.apply(seats[deal.current].act(view))
+                continue
+            card = agent.act(view)
+            if bin(view.legal).count("1") > 1:
+                if on:
+                    searched += 1
+                    assert set(agent.last_values) == set(iter_cards(view.legal))
+                    assert agent.last_values[card] == min(agent.last_values.values())
+                else:
+                    played += 1
+                    assert card == alone.act(view) and agent.last_values == {}
+            deal.apply(card)
+    assert searched > 0 and played > 0
 
 
 def test_take_copies_tables():

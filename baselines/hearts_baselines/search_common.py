@@ -145,6 +145,16 @@ def moon_racer(deals: VectorDeals, points: int) -> np.ndarray:
     return np.where(race, holder, -1)
 
 
+def moon_position(view: SeatView) -> bool:
+    """Whether ``view`` is a playing decision at which exactly one other seat has taken penalty points and the seat
+    none — where that seat may still shoot the moon (the positions of the apprentice's moon data,
+    :func:`hearts_baselines.apprentice.supervised.moon_on`, read from the seat's view instead of its observation)."""
+    if view.phase != Phase.PLAY:
+        return False
+    taken = [points > 0 for points in view.points_taken]
+    return not taken[view.seat] and sum(taken) == 1
+
+
 def moon_race(deals: VectorDeals, points: int) -> np.ndarray:
     """(B,) bool: the rows of a moon race (:func:`moon_racer`)."""
     return moon_racer(deals, points) >= 0

@@ -26,6 +26,10 @@ players: in a rollout where one seat alone holds ``chase`` points or more, ``heu
 (that one goes for the moon, the others stop it), so the search sees moons the network's play would not try;
 with ``defend=False`` only that seat gives way and the others play on as the network does, so the search sees a
 moon nobody stops but the seat itself, now.
+``elsewhere`` (default: None) names an agent that plays every decision outside a moon position, passes included
+(:func:`~hearts_baselines.search_common.moon_position`: exactly one other seat has taken points and the seat none),
+so that the search decides only where a moon may still be on: ``pimc(n=40, policy='apprentice',
+elsewhere='apprentice')`` is the apprentice that searches its moon defence.
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
 how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
@@ -55,6 +59,7 @@ from hearts_baselines.search_common import (
     check_count,
     check_policy,
     margins,
+    moon_position,
     rollout_batch,
     rollout_points,
     rollout_seat_apart,
@@ -80,8 +85,15 @@ class PIMCAgent(SearchAgent):
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
                  belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
                  opponents: str | None = None, reward: str = "points", plies: int | None = None,
-                 chase: int | None = None, defend: bool = True):
+                 chase: int | None = None, defend: bool = True, elsewhere: str | None = None):
         super().__init__("heuristic" if passing == "search" else passing)
+        self.elsewhere = None
+        if elsewhere is not None:
+            check_policy("elsewhere", elsewhere)
+            if passing != "heuristic":
+                raise ValueError(f"elsewhere={elsewhere!r} plays the passes too (no moon position while passing), so "
+                                 f"passing={passing!r} would go unused: leave passing out")
+            self.elsewhere = make_agent(elsewhere)
         self.searches_passes = passing == "search"  # each pass card chosen by the search, as a play is
         if chase is not None:
             check_count("chase (points a lone holder needs to go for the moon in the rollouts)", chase)
@@ -145,6 +157,14 @@ class PIMCAgent(SearchAgent):
             self.rollout_agent.reset(rules, seat, int(self.rng.integers(2**63)))
         if self.ranker is not None:  # checks the rules now; reseeded at every ranking
             self.ranker.reset(rules, seat, 0)
+        if self.elsewhere is not None:
+            self.elsewhere.reset(rules, seat, int(self.rng.integers(2**63)))
+
+    def act(self, view: SeatView) -> int:
+        if self.elsewhere is not None and not moon_position(view):
+            self.last_values = {}  # no search: nothing valued
+            return self.elsewhere.act(view)
+        return super().act(view)
 
     def candidates(self, view: SeatView) -> list[int]:
         legal = list(iter_cards(view.legal))
