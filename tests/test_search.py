@@ -404,3 +404,37 @@ def test_an_undefended_chase_changes_only_the_chasing_seats_cards():
     assert (rollout_batch(undefended, network, np.random.default_rng(1), chase=6, defend=False)
             == by_hand.points).all()
     assert chased > 0  # the chasing seats' cards differed from the network's somewhere
+
+
+def test_apprentice_search_is_the_moon_position_searcher_card_for_card():
+    """``apprentice-search`` is ``pimc(n=40, policy='apprentice', elsewhere='apprentice')`` under a name: the same
+    seed gives the same card at every decision of whole deals (searched and not), and the apprentice's weights are
+    the agent's weights (what hearts-bench records)."""
+    from hearts_baselines.apprentice.agent import BUNDLED
+    from hearts_baselines.search_common import moon_position
+
+    rules = make_rules("openspiel")
+    named, spec = make_agent("apprentice-search"), make_agent("pimc(n=40, policy='apprentice', elsewhere='apprentice')")
+    assert named.weights_file == BUNDLED and spec.weights_file is None
+    searched = 0
+    for d in range(4):
+        deal = Deal.random(rules, 10 + d)
+        for agent in (named, spec):
+            agent.reset(rules, 0, [d, 7])
+        while not deal.is_over:
+            view = SeatView.of(deal, deal.current)
+            card = named.act(view)
+            assert card == spec.act(view) and named.last_values == spec.last_values
+            searched += moon_position(view) and bin(view.legal).count("1") > 1
+            deal.apply(card)
+    assert searched > 0
+
+
+@pytest.mark.parametrize("spec, named", [
+    ("apprentice-search(n=0)", r"n \(rollouts per candidate\) must be an integer >= 1"),
+    ("apprentice-search(weights='no/such.npz')", "apprentice weights 'no/such.npz' do not exist"),
+    ("apprentice-search(policy='heuristic')", "bad arguments"),
+])
+def test_apprentice_search_refuses_bad_arguments_when_built(spec, named):
+    with pytest.raises((ValueError, FileNotFoundError), match=named):
+        make_agent(spec)
