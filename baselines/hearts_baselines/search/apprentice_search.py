@@ -6,7 +6,7 @@ decision at which exactly one other seat has taken penalty points and the seat n
 card played in each and the world finished by the apprentice for all four seats, fewest mean points wins. It is
 exactly ``pimc(n=40, policy='apprentice', elsewhere='apprentice')`` under a name of its own (a test holds the two
 card for card), the searcher of docs/search.md's "Searching only where a moon may still be on": about a fifth of its
-decisions searched against xinxin, 9 ms a decision.
+decisions searched against xinxin, 9 ms a decision (its rows in docs/benchmark.md and docs/reference.md).
 
     hearts-env arena apprentice-search apprentice --deals 1000
     hearts-env arena "apprentice-search(n=80, time_limit=0.5)" heuristic
