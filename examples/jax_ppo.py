@@ -33,7 +33,7 @@ from hearts_env import jax as hj
 def build(rules: str, opponents: str):
     """``reset(key)`` and ``step(state, action, key) -> (state, reward, done)`` of seat 0's environment: the
     other seats play ``opponents`` until seat 0 is to act; a finished episode is replaced by a fresh one."""
-    env = hj.HeartsEnv(rules, observation="rich", reward="points")
+    env = hj.HeartsJaxEnv(rules, observation="rich", reward="points")
     scale = 1.0 / float(env.rules.penalty_total)
 
     def opponent(key: Any, state: hj.EnvState) -> Any:
@@ -204,7 +204,7 @@ def make_train(args: argparse.Namespace):
     return env, train, evaluate
 
 
-def save(params: dict[str, Any], env: hj.HeartsEnv, args: argparse.Namespace, path: Path) -> None:
+def save(params: dict[str, Any], env: hj.HeartsJaxEnv, args: argparse.Namespace, path: Path) -> None:
     """The apprentice's weights file (format ``apprentice-1``), its ``q`` head zero."""
     from hearts_baselines.weightfiles import save_npz
 

@@ -158,11 +158,11 @@ def test_init_deals_every_card_once_and_draws_directions_from_the_schedule():
 
 
 def test_random_legal_action_is_uniform_over_the_legal_cards():
-    rules = hj.rules_data("sturtevant")
-    state = hj.init(jax.random.key(0), rules)
-    mask = np.asarray(hj.legal_action_mask(state, rules))
+    rules_data = hj.rules_data("sturtevant")
+    state = hj.init(jax.random.key(0), rules_data)
+    mask = np.asarray(hj.legal_action_mask(state, rules_data))
     picks = jax.vmap(hj.random_legal_action, in_axes=(0, None, None))(jax.random.split(jax.random.key(1), 2600),
-                                                                       state, rules)
+                                                                       state, rules_data)
     counts = np.bincount(np.asarray(picks), minlength=52)
     assert set(np.flatnonzero(counts)) == set(np.flatnonzero(mask)) and counts.max() < 2.5 * counts[mask].min()
 
@@ -172,7 +172,7 @@ def finished_deals(draw: st.DrawFn) -> tuple[Rules, list[int], list[int], tuple[
     """Rules, the cards each seat took (half the time one seat took every scoring card), tricks won, and game
     scores (after a moon, a quarter of the time, the others end at or just below the target, one exactly at it)."""
     rules = draw(rules_strategy())
-    t = hj.rules_data(rules)
+    rules_data = hj.rules_data(rules)
     n = rules.deck_obj.size
     owners = [draw(st.integers(0, 3)) for _ in range(n)]
     taken = [sum(1 << c for c in range(n) if owners[c] == s) for s in range(4)]
@@ -188,7 +188,7 @@ def finished_deals(draw: st.DrawFn) -> tuple[Rules, list[int], list[int], tuple[
             scores = [top - draw(st.integers(0, rules.penalty_total)) for s in range(4)]
             scores[draw(st.sampled_from([s for s in range(4) if s != shooter]))] = top
             scores[shooter] = draw(st.integers(top, rules.target - 1))  # at or above the others' lowest, or not
-    tricks = [draw(st.integers(0, t.rps)) for _ in range(4)]
+    tricks = [draw(st.integers(0, rules_data.rps)) for _ in range(4)]
     return rules, taken, tricks, tuple(scores)
 
 

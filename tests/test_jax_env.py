@@ -1,4 +1,4 @@
-"""hearts_env.jax.HeartsEnv against hearts_v0: the same deals and actions give the same rewards at every step, the
+"""hearts_env.jax.HeartsJaxEnv against hearts_v0: the same deals and actions give the same rewards at every step, the
 same game (dealer rotation, passing schedule, scores, end at the target) and the same end; pgx's conventions and,
 where pgx is installed, its ``auto_reset`` wrapper and ``act_randomly`` on it."""
 
@@ -16,14 +16,14 @@ from hearts_env.engine import Deal  # noqa: E402
 _STEPS: dict[tuple[str, str, str], object] = {}
 
 
-def _jitted(env: hj.HeartsEnv):
+def _jitted(env: hj.HeartsJaxEnv):
     key = (env.rules.spec(), env.observation, env.reward)
     if key not in _STEPS:
         _STEPS[key] = (jax.jit(env.init), jax.jit(env.step))
     return _STEPS[key]
 
 
-def play_jax(env: hj.HeartsEnv, seed: int):
+def play_jax(env: hj.HeartsJaxEnv, seed: int):
     """One episode of random legal play: the actions, each step's rewards and current player, and each deal's
     hands, pass direction and dealer as it started."""
     init, step = _jitted(env)
@@ -47,7 +47,7 @@ def play_jax(env: hj.HeartsEnv, seed: int):
     return actions, rewards, deals, state
 
 
-def play_aec(env: hj.HeartsEnv, actions, deals):
+def play_aec(env: hj.HeartsJaxEnv, actions, deals):
     """The same deals and actions through hearts_v0; each step's rewards and the final scores."""
     aec = hearts_v0.env(rules=env.rules, reward=env.reward)
     explicit = [Deal.from_hands(env.rules, hands, pass_direction=d, dealer=dealer) for hands, d, dealer in deals]
@@ -69,7 +69,7 @@ BONUSES = "standard(target=30, moon=shooter_choice, jd_bonus=true, avoid_all_tri
 def test_rewards_and_games_are_hearts_v0s(rules, reward):
     """Every scheme in a game with both bonuses and shooter_choice; one-deal episodes; the Dutch deck with a
     passing schedule of its own."""
-    env = hj.HeartsEnv(rules, reward=reward)
+    env = hj.HeartsJaxEnv(rules, reward=reward)
     for seed in range(2):
         actions, rewards, deals, state = play_jax(env, seed)
         want, scores = play_aec(env, actions, deals)
@@ -87,7 +87,7 @@ def test_rewards_and_games_are_hearts_v0s(rules, reward):
 
 
 def test_an_illegal_action_ends_the_episode_with_minus_one():
-    env = hj.HeartsEnv("openspiel")
+    env = hj.HeartsJaxEnv("openspiel")
     state = env.init(jax.random.key(0))
     illegal = int(np.flatnonzero(~np.asarray(state.legal_action_mask))[0])
     seat = int(state.current_player)
@@ -99,7 +99,7 @@ def test_an_illegal_action_ends_the_episode_with_minus_one():
 
 
 def test_observation_is_the_seat_to_acts():
-    env = hj.HeartsEnv("standard", observation="paper260")
+    env = hj.HeartsJaxEnv("standard", observation="paper260")
     state = env.init(jax.random.key(1))
     assert env.observation_shape == (260,) and env.num_actions == 52 and env.num_players == 4
     np.testing.assert_array_equal(state.observation, hj.observe(state.deal, state.current_player, env.rules_data,
@@ -108,7 +108,7 @@ def test_observation_is_the_seat_to_acts():
 
 def test_pgx_auto_reset_and_act_randomly_drive_it():
     pgx_experimental = pytest.importorskip("pgx.experimental")
-    env = hj.HeartsEnv("openspiel", reward="zero_sum")
+    env = hj.HeartsJaxEnv("openspiel", reward="zero_sum")
     batch = 8
     init = jax.jit(jax.vmap(env.init))
     step = jax.jit(jax.vmap(pgx_experimental.auto_reset(env.step, env.init)))
@@ -126,7 +126,7 @@ def test_pgx_auto_reset_and_act_randomly_drive_it():
 
 def test_raw_and_typed_keys_play_the_same_episode():
     """pgx's examples pass old-style ``jax.random.PRNGKey`` arrays; typed keys give the same deals."""
-    env = hj.HeartsEnv("standard(target=30)")
+    env = hj.HeartsJaxEnv("standard(target=30)")
     init, step = _jitted(env)
     states = [init(jax.random.PRNGKey(4)), init(jax.random.key(4))]
     for _ in range(120):  # into the second deal of the game
@@ -135,3 +135,16 @@ def test_raw_and_typed_keys_play_the_same_episode():
         states = [step(s, a) for s, a in zip(states, actions)]
     np.testing.assert_array_equal(np.asarray(states[0].deal.hands), np.asarray(states[1].deal.hands))
     assert int(states[0].deal_index) >= 1
+
+
+def test_the_old_name_heartsenv_warns_and_is_heartsjaxenv():
+    """The old name ``hearts_env.jax.HeartsEnv`` stays one release, with a warning."""
+    with pytest.warns(DeprecationWarning, match="HeartsJaxEnv; the old name goes in hearts-env 0.3.0"):
+        old = hj.HeartsEnv
+    assert old is hj.HeartsJaxEnv
+    with pytest.warns(DeprecationWarning):
+        from hearts_env.jax import HeartsEnv
+    assert HeartsEnv is hj.HeartsJaxEnv
+    assert "HeartsEnv" not in hj.__all__
+    with pytest.raises(AttributeError):
+        hj.NoSuchThing  # noqa: B018

@@ -99,6 +99,6 @@ def test_ratio_rounds_as_float64_does():
 
 
 def test_observe_refuses_other_encodings():
-    rules = hj.rules_data("standard")
+    rules_data = hj.rules_data("standard")
     with pytest.raises(ValueError, match="paper260, rich"):
-        hj.observe(hj.init(jax.random.key(0), rules), 0, rules, "dutch107")
+        hj.observe(hj.init(jax.random.key(0), rules_data), 0, rules_data, "dutch107")

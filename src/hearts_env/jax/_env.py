@@ -1,4 +1,4 @@
-"""``HeartsEnv``: an episode (one deal, or a game to the target) with pgx's ``Env`` interface.
+"""``HeartsJaxEnv``: an episode (one deal, or a game to the target) with pgx's ``Env`` interface.
 
 ``init(key)`` and ``step(state, action, key=None)`` return an :class:`EnvState` holding pgx's ``State`` fields
 (``current_player``, ``observation``, ``rewards``, ``terminated``, ``truncated``, ``legal_action_mask``, and
@@ -22,7 +22,7 @@ from hearts_env.jax._rules import RulesData, rules_data
 from hearts_env.rewards import REWARD_SCHEMES, check_scheme
 from hearts_env.rules import Rules, make_rules
 
-__all__ = ["EnvState", "HeartsEnv"]
+__all__ = ["EnvState", "HeartsJaxEnv"]
 
 
 class EnvState(NamedTuple):
@@ -50,7 +50,7 @@ class EnvState(NamedTuple):
         return self._replace(**changes)
 
 
-class HeartsEnv:
+class HeartsJaxEnv:
     """Hearts episodes under ``rules``, observed with ``observation`` (``"rich"`` or ``"paper260"``), paid
     with ``reward`` (a :data:`hearts_env.rewards.REWARD_SCHEMES` name). ``rules.game`` says whether an
     episode is one deal or a game to ``rules.target`` (dealer rotation and the passing schedule as

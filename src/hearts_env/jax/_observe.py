@@ -73,18 +73,18 @@ def _trick_words(state: State, rps: int) -> Any:
     return jnp.stack([_card_words(state.trick[k], rps) for k in range(4)])
 
 
-def _paper260(state: State, seat: Any, rules: RulesData) -> Any:
-    n = rules.n
+def _paper260(state: State, seat: Any, rules_data: RulesData) -> Any:
+    n = rules_data.n
     played = state.played_by[0] | state.played_by[1] | state.played_by[2] | state.played_by[3]
-    table = _trick_words(state, rules.rps).sum(0, dtype=jnp.uint32)
+    table = _trick_words(state, rules_data.rps).sum(0, dtype=jnp.uint32)
     mine = table & state.played_by[seat]
     hand = state.hands[seat] & ~state.passed[seat]
-    pos = jnp.stack([hand, rules.full & ~hand & ~played, mine, table & ~mine, played & ~table])
+    pos = jnp.stack([hand, rules_data.full & ~hand & ~played, mine, table & ~mine, played & ~table])
     return to_mask(pos, n).T.reshape(5 * n).astype(jnp.float32)
 
 
-def _rich(state: State, seat: Any, rules: RulesData) -> Any:
-    n, rps = rules.n, rules.rps
+def _rich(state: State, seat: Any, rules_data: RulesData) -> Any:
+    n, rps = rules_data.n, rules_data.rps
     rel = (seat + jnp.arange(4)) & 3  # absolute seat of relative seat r
     passed = state.passed[seat]
     d = state.pass_direction
@@ -100,13 +100,13 @@ def _rich(state: State, seat: Any, rules: RulesData) -> Any:
     voids = (state.voids[rel][:, None] >> jnp.arange(4)) & 1
     f = f.at[0:16].set(voids.reshape(16).astype(jnp.float32))
     taken = state.taken[rel]
-    f = f.at[16:20].set(ratio(state.penalties[rel], rules.penalty_total))
-    f = f.at[20:24].set(ratio(state.game_scores[rel], rules.target))  # 0 below 0, 1 from the target on
-    f = f.at[24:28].set((rules.jd_bonus & ((taken & rules.jd) != 0).any(-1)).astype(jnp.float32))
+    f = f.at[16:20].set(ratio(state.penalties[rel], rules_data.penalty_total))
+    f = f.at[20:24].set(ratio(state.game_scores[rel], rules_data.target))  # 0 below 0, 1 from the target on
+    f = f.at[24:28].set((rules_data.jd_bonus & ((taken & rules_data.jd) != 0).any(-1)).astype(jnp.float32))
     f = f.at[28:32].set((state.tricks_won[rel] > 0).astype(jnp.float32))
     played = state.played_by[0] | state.played_by[1] | state.played_by[2] | state.played_by[3]
     f = f.at[32].set(state.hearts_broken.astype(jnp.float32))
-    f = f.at[33].set((~((played & rules.qs) != 0).any()).astype(jnp.float32))
+    f = f.at[33].set((~((played & rules_data.qs) != 0).any()).astype(jnp.float32))
     f = f.at[34].set((state.phase == PASS).astype(jnp.float32))
     f = f.at[35].set((state.phase == PLAY).astype(jnp.float32))
     slots = jnp.arange(4)
@@ -116,12 +116,12 @@ def _rich(state: State, seat: Any, rules: RulesData) -> Any:
     return jnp.concatenate([cards, f])
 
 
-def observe(state: State, seat: Any, rules: RulesData, name: str = "rich") -> Any:
+def observe(state: State, seat: Any, rules_data: RulesData, name: str = "rich") -> Any:
     """``float32[size]``: what seat ``seat`` observes, encoding ``name`` (``"rich"`` or ``"paper260"``),
     equal to the NumPy encoder's vector (``make_encoder(name, rules)``) in every slot."""
     seat = jnp.asarray(seat, jnp.int32)
     if name == "paper260":
-        return _paper260(state, seat, rules)
+        return _paper260(state, seat, rules_data)
     if name == "rich":
-        return _rich(state, seat, rules)
+        return _rich(state, seat, rules_data)
     raise ValueError(f"hearts_env.jax observes {', '.join(OBSERVATIONS)}; got {name!r}")

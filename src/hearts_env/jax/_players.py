@@ -22,18 +22,18 @@ def _last(mask: Any) -> Any:
     return mask.shape[-1] - 1 - jnp.argmax(mask[::-1])
 
 
-def greedy_action(state: State, rules: RulesData) -> Any:
+def greedy_action(state: State, rules_data: RulesData) -> Any:
     """The card the ``greedy`` agent picks for the seat to act (-1 once the deal is over).
 
     Passing: the most dangerous card (Q♠, then A♠ and K♠, then hearts, by rank). Leading: the lowest spade
     while Q♠ is out, else its highest non-heart (highest rank, lowest suit on ties). Following: the highest
     card under the trick's best (or the highest of the suit when last to play to a trick without points),
     else its lowest. Void: Q♠, else its highest rank."""
-    n, rps = rules.n, rules.rps
+    n, rps = rules_data.n, rules_data.rps
     ids = jnp.arange(n)
     rank = ids % rps
     suit = ids // rps
-    legal = legal_action_mask(state, rules)
+    legal = legal_action_mask(state, rules_data)
     qs = ids == 3 * rps + rps - 3
     high_spade = (ids == 3 * rps + rps - 2) | (ids == 3 * rps + rps - 1)
     hearts, spades = suit == 2, suit == 3
@@ -54,7 +54,7 @@ def greedy_action(state: State, rules: RulesData) -> Any:
     led = jnp.maximum(state.trick[0], 0) // rps
     following = legal & (suit == led)
     in_trick = (ids[:, None] == state.trick[None, :]).any(-1)
-    points_in_trick = (in_trick & to_mask(rules.penalty_cards, n)).any()
+    points_in_trick = (in_trick & to_mask(rules_data.penalty_cards, n)).any()
     best = jnp.max(jnp.where(in_trick & (suit == led), ids, -1))
     safe_high = following & ~qs
     under = following & (ids < best)

@@ -1,8 +1,8 @@
 """The rules as data: :class:`RulesData`, a pytree of arrays built from :func:`hearts_env.tables.tables_of`.
 
 Every rule option becomes an array leaf (masks as four 32-bit suit words, counts, point values, flags), so
-the engine's functions take the rules as an argument and one compiled program serves every rule set of a
-deck. The deck size is the pytree's one static field: the deck fixes the shapes (the action mask has one
+the engine's functions take the rules as an argument (``rules_data``) and one compiled program serves every
+rule set of a deck. The deck size is the pytree's one static field: the deck fixes the shapes (the action mask has one
 slot per card), so each deck (52 or 32 cards) compiles once.
 
 Cards are the action ids of :mod:`hearts_env.cards` (``suit * ranks_per_suit + rank``); a set of cards is
@@ -77,7 +77,7 @@ class RulesData:
 
     ``n`` (the deck size) is static; every other field is an array leaf, in ``leaves`` (a NamedTuple whose
     fields are named and commented in :mod:`hearts_env.jax._rules`). Attribute access reads the leaves:
-    ``data.pass_count``. A batch of rule sets (stacked leaves, one deck) can be ``vmap``-ed over.
+    ``rules_data.pass_count``. A batch of rule sets (stacked leaves, one deck) can be ``vmap``-ed over.
     """
 
     __slots__ = ("leaves", "n")
