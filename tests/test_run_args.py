@@ -150,50 +150,6 @@ def test_a_bool_without_default_is_refused() -> None:
         build_parser(Bad)
 
 
-@dataclass
-class Renamed:
-    rows: int = arg(64, "deals played at once", deprecated=("--tables",))
-    quick: bool = arg(False, "fewer deals", deprecated=("--fast",))
-    slow: bool = arg(True, "more deals", deprecated=("--no-careful",))
-
-
-def test_a_deprecated_spelling_reads_into_the_new_field_and_warns_once(capsys: pytest.CaptureFixture[str]) -> None:
-    assert parse(Renamed, ["--tables", "8"]) == Renamed(rows=8)
-    assert capsys.readouterr().err == "warning: --tables is deprecated; use --rows\n"
-    assert parse(Renamed, ["--tables", "8", "--tables", "9"]).rows == 9  # as an option given twice: the last
-    assert capsys.readouterr().err == "warning: --tables is deprecated; use --rows\n"
-    assert parse(Renamed, ["--rows", "8"]) == Renamed(rows=8) and parse(Renamed, []) == Renamed()
-    assert capsys.readouterr().err == ""
-    assert parse(Renamed, ["--fast", "--no-careful"]) == Renamed(quick=True, slow=False)
-    assert capsys.readouterr().err == ("warning: --fast is deprecated; use --quick\n"
-                                       "warning: --no-careful is deprecated; use --no-slow\n")
-    assert parse({"go": Renamed}, ["go", "--tables", "3"]) == Renamed(rows=3)  # in a subcommand too
-    assert capsys.readouterr().err == "warning: --tables is deprecated; use --rows\n"
-    with pytest.raises(SystemExit) as done:
-        parse(Renamed, ["--tables", "many"])
-    assert done.value.code == 2
-    assert "argument --tables: invalid int value: 'many'" in capsys.readouterr().err.strip().split("\n")[-1]
-
-
-def test_the_help_shows_only_the_new_spelling(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        parse(Renamed, ["--help"])
-    text = capsys.readouterr().out
-    assert "--rows ROWS" in text and "deals played at once" in text and "--quick" in text and "--no-slow" in text
-    assert "--tables" not in text and "--fast" not in text and "--no-careful" not in text
-
-
-def test_deprecated_spellings_belong_to_options_with_a_default() -> None:
-    with pytest.raises(TypeError, match="an option with a default"):
-        arg(help="required", deprecated=("--old",))
-    with pytest.raises(TypeError, match="an option with a default"):
-        arg(1, positional=True, deprecated=("--old",))
-    with pytest.raises(TypeError, match="are options"):
-        arg(1, deprecated=("old",))
-    with pytest.raises(TypeError, match="a tuple of option spellings"):
-        arg(1, deprecated="--old")
-
-
 # ---- every command of the baselines -------------------------------------------------------------------------
 
 
@@ -239,26 +195,3 @@ def test_every_main_parses_an_args_dataclass(module: str) -> None:
             commands[key.value] = getattr(mod, value.id)
         parser = build_parser(commands, mod.__doc__)
     assert parser.format_help()
-
-
-RENAMED = [  # issue 39: the trainers' deals played at once are rows; the old flags stay for one release
-    ("hearts_baselines.tdlambda.train", ["q"], {"--tables": "rows"}),
-    ("hearts_baselines.dutchnn.train", [], {"--tables": "rows"}),
-    ("hearts_baselines.apprentice.ppo", ["--init", "i.npz", "--out", "o"],
-     {"--heuristic-tables": "heuristic_rows", "--self-tables": "self_rows", "--pool-tables": "pool_rows"}),
-]
-
-
-@pytest.mark.parametrize(("module", "required", "renamed"), RENAMED, ids=[module for module, _, _ in RENAMED])
-def test_the_trainers_renamed_flags_still_read_their_old_spelling(module: str, required: list[str],
-                                                                  renamed: dict[str, str],
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.import_module(module).Args
-    for old, field in renamed.items():
-        new = "--" + field.replace("_", "-")
-        assert getattr(parse(spec, [*required, old, "3"]), field) == 3
-        assert capsys.readouterr().err == f"warning: {old} is deprecated; use {new}\n"
-        assert getattr(parse(spec, [*required, new, "5"]), field) == 5
-        assert capsys.readouterr().err == ""
-    text = build_parser(spec).format_help()
-    assert all("--" + field.replace("_", "-") in text and old not in text for old, field in renamed.items())

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from rule_strategies import SETTINGS, game_scores_strategy, rules_strategy
 
 from hearts_env import Deal, Phase, SeatView, make_rules
-from hearts_env.seat.protocol import view_to_json
+from hearts_env.evaluation.seat.protocol import view_to_json
 from hearts_env.state import DealState
 from hearts_env.vector import VectorDeals
 from hearts_env.worlds import sample_hands, sample_history, sample_world, sample_world_batch, sample_worlds
@@ -105,16 +105,6 @@ def test_a_world_batch_needs_a_positive_count():
     deal = _deal_at("standard", 4, 30)
     with pytest.raises(ValueError, match="count must be a positive number of worlds, got 0"):
         sample_world_batch(SeatView.of(deal, deal.current), np.random.default_rng(0), 0)
-
-
-def test_the_old_name_still_samples_the_same_batch_and_warns():
-    from hearts_env.worlds import sample_world_tables
-
-    deal = _deal_at("standard", 4, 30)
-    view = SeatView.of(deal, deal.current)
-    with pytest.warns(DeprecationWarning, match="sample_world_tables is deprecated: use sample_world_batch"):
-        old = sample_world_tables(view, np.random.default_rng(5), 6, backend="numpy")
-    _assert_same_batch(old, sample_world_batch(view, np.random.default_rng(5), 6, backend="numpy"))
 
 
 def _check_world(deal, view, seat, world):

@@ -16,12 +16,10 @@ from one string; ``X | None`` (an option whose default is None); ``Literal[...]`
 for choices known only at run time); ``list[X]`` or ``tuple[X, ...]`` (one or more values); ``bool`` (a
 flag: ``--name`` where the default is False, ``--no-name`` where it is True). A field without a default is
 required. The help is :func:`arg`'s (argparse's ``%(default)s`` works in it); the description is the
-module's docstring as written. ``deprecated=("--old-name",)`` keeps an option's former spellings working for
-a release: each still reads into the field, prints ``warning: --old-name is deprecated; use --new-name`` to
-stderr once, and is left out of the help. A ``__post_init__`` that raises ValueError refuses the arguments
-as argparse refuses a bad value: usage, then its message on one line, exit status 2. A mapping of names to
-dataclasses gives subcommands (``prog run ...``, ``prog table ...``), each helped by the first line of its
-class's docstring; :func:`parse` returns the chosen class's instance.
+module's docstring as written. A ``__post_init__`` that raises ValueError refuses the arguments as argparse
+refuses a bad value: usage, then its message on one line, exit status 2. A mapping of names to dataclasses gives
+subcommands (``prog run ...``, ``prog table ...``), each helped by the first line of its class's docstring;
+:func:`parse` returns the chosen class's instance.
 
 Why not a library: tyro and simple-parsing both read such dataclasses, but neither keeps today's commands
 as they are. tyro parses, prints help and reports errors its own way (its own backend, rich panels) and
@@ -46,22 +44,14 @@ T = TypeVar("T")
 
 @overload
 def arg(default: T, help: str | None = None, *, choices: Iterable[Any] | None = None,
-        positional: bool = False, deprecated: Sequence[str] = ()) -> T: ...
+        positional: bool = False) -> T: ...
 @overload
-def arg(*, help: str | None = None, choices: Iterable[Any] | None = None, positional: bool = False,
-        deprecated: Sequence[str] = ()) -> Any: ...
+def arg(*, help: str | None = None, choices: Iterable[Any] | None = None, positional: bool = False) -> Any: ...
 def arg(default: Any = dataclasses.MISSING, help: str | None = None, *, choices: Iterable[Any] | None = None,
-        positional: bool = False, deprecated: Sequence[str] = ()) -> Any:
-    """A field of a run's arguments: its default (none: required), help, choices known at run time,
-    whether it is positional, and the option's former spellings (``("--tables",)``), still read into it
-    with a warning."""
-    if isinstance(deprecated, str):
-        raise TypeError(f"deprecated= takes a tuple of option spellings, got the string {deprecated!r}")
-    if deprecated and (positional or default is dataclasses.MISSING):
-        raise TypeError("deprecated spellings belong to an option with a default")
-    if any(not spelling.startswith("--") for spelling in deprecated):
-        raise TypeError(f"deprecated spellings are options (--name), got {tuple(deprecated)}")
-    metadata = {"help": help, "choices": choices, "positional": positional, "deprecated": tuple(deprecated)}
+        positional: bool = False) -> Any:
+    """A field of a run's arguments: its default (none: required), help, choices known at run time and
+    whether it is positional."""
+    metadata = {"help": help, "choices": choices, "positional": positional}
     if isinstance(default, (list, dict, set)):
         return dataclasses.field(default_factory=lambda: type(default)(default), metadata=metadata)
     return dataclasses.field(default=default, metadata=metadata)
@@ -76,7 +66,6 @@ def parse(spec: Any, argv: Sequence[str] | None = None, doc: str | None = None) 
     into one of the dataclasses of a mapping of subcommands; ``doc`` is the parser's description."""
     parser, commands = _build(spec, doc)
     namespace = vars(parser.parse_args(argv))
-    namespace.pop(_WARNED, None)
     if commands:
         parser, spec = commands[namespace.pop("command")]
     try:
@@ -130,26 +119,6 @@ def _strip_none(kind: Any) -> Any:
     return kind
 
 
-_WARNED = "deprecated spellings warned about"
-"""The namespace's record of the deprecated spellings already warned about in this parse (not a field name)."""
-
-
-class _Deprecated(argparse.Action):
-    """A former spelling of an option: stores as the option does, and warns once per parse."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, use: str, **options: Any):
-        super().__init__(option_strings, dest, **options)
-        self.use = use
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        warned = vars(namespace).setdefault(_WARNED, set())
-        if option_string not in warned:
-            warned.add(option_string)
-            print(f"warning: {option_string} is deprecated; use {self.use}", file=sys.stderr)
-        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
-
-
 def _add_fields(parser: argparse.ArgumentParser, cls: type[Any]) -> None:
     hints = _hints(cls)
     for field in dataclasses.fields(cls):
@@ -163,7 +132,6 @@ def _add_fields(parser: argparse.ArgumentParser, cls: type[Any]) -> None:
         else:
             default = dataclasses.MISSING
         flag = "--" + field.name.replace("_", "-")
-        old = meta.get("deprecated", ())
         if kind is bool:
             if meta.get("positional") or default is dataclasses.MISSING:
                 raise TypeError(f"{cls.__name__}.{field.name}: a bool is a flag with a default")
@@ -172,9 +140,6 @@ def _add_fields(parser: argparse.ArgumentParser, cls: type[Any]) -> None:
                 parser.add_argument(flag, dest=field.name, action="store_false", **options)
             else:
                 parser.add_argument(flag, dest=field.name, action="store_true", **options)
-            for spelling in old:
-                parser.add_argument(spelling, dest=field.name, action=_Deprecated, use=flag, nargs=0,
-                                    const=not default, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
             continue
         if typing.get_origin(kind) in (list, tuple):
             items = typing.get_args(kind)
@@ -196,9 +161,6 @@ def _add_fields(parser: argparse.ArgumentParser, cls: type[Any]) -> None:
             parser.add_argument(flag, dest=field.name, required=True, **options)
         else:
             parser.add_argument(flag, dest=field.name, default=default, **options)
-            for spelling in old:
-                parser.add_argument(spelling, dest=field.name, action=_Deprecated, use=flag,
-                                    **{**options, "default": argparse.SUPPRESS, "help": argparse.SUPPRESS})
 
 
 def _after(cls: type[Any], name: str, value: Any) -> Any:

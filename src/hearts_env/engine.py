@@ -32,6 +32,7 @@ import numpy as np
 from hearts_env.cards import NUM_SEATS, Deck, card_name, format_cards, iter_cards, parse_cards, to_mask
 from hearts_env.events import DealStarted, Event, Passed, Played, Received, Scored, Trick, TrickTaken
 from hearts_env.illegal import BrokenRule, IllegalActionError, broken_pass, broken_play
+from hearts_env.playout import pass_randomly, play_randomly
 from hearts_env.rules import PASS_NAMES, PASS_OFFSETS, Rules, draw_pass_direction, make_rules
 from hearts_env.scoring import score_deal
 from hearts_env.tables import RuleTables, tables_of
@@ -255,100 +256,19 @@ class Deal:
     def playout(self, rng: Random | int | None = None) -> list[int]:
         """Finish the deal with uniformly random legal passes and plays; returns the points.
 
-        The hot loop of Monte Carlo search: the play phase runs in one function over local
-        variables. It implements the same rules as :meth:`legal_mask`/:meth:`apply` (a test
-        replays every playout through :meth:`apply`) and leaves the deal in the same state.
+        The hot loop of Monte Carlo search: :mod:`hearts_env.playout` plays each phase in one function over
+        local variables. It implements the same rules as :meth:`legal_mask`/:meth:`apply` (a test replays
+        every playout through :meth:`apply`) and leaves the deal in the same state.
         """
         bits = (rng if isinstance(rng, Random) else Random(rng)).getrandbits
-        if self._phase == Phase.PASS:
+        if self._phase == _PASS:
             self._legal = -1
-            passed, history, pass_count = self.passed, self.history, self._c.pass_count
-            for seat in range(self.current, 4):
-                left = self.hands[seat] & ~passed[seat]
-                for _ in range(pass_count - passed[seat].bit_count()):
-                    m = left
-                    k = bits(32) * m.bit_count() >> 32
-                    while k:
-                        m &= m - 1
-                        k -= 1
-                    bit = m & -m
-                    left ^= bit
-                    history.append(bit.bit_length() - 1)
-                passed[seat] = self.hands[seat] & ~left
+            pass_randomly(self, bits)
             self._exchange_passes()
-        if self._phase == Phase.DONE:
-            return self.points  # type: ignore[return-value]
-        c = self._c
-        rps, suit_mask_of, breaks, hearts = c.ranks_per_suit, c.suit_mask_of, c.breaks_hearts, c.hearts
-        first_allowed, lead_club, lowest_club_lead, qs_only = \
-            c.first_trick_only, c.opening_leads, c.lead_lowest_club, c.lone_qs_lead
-        n_tricks = c.hand_size
-        hands, played_by, taken, tricks_won, voids = self.hands, self.played_by, self.taken, self.tricks_won, self.voids
-        for s in range(4):  # every card still held gets played
-            played_by[s] |= hands[s]
-        append, winners = self.history.append, self.trick_winners
-        trick_mask, led_mask = self.trick_mask, self.led_mask
-        leader, seat, broken, ti = self.leader, self.current, self.hearts_broken, self.trick_index
-        count = len(self.trick)  # cards on the table
-        best = winner = led_void = 0
-        if count:  # resuming mid-trick: the best card so far and its seat
-            best = 1 << ((trick_mask & led_mask).bit_length() - 1)
-            winner = (leader + self.trick.index(best.bit_length() - 1)) & 3
-            led_void = 1 << (self.trick[0] // rps)
-        while ti < n_tricks:
-            hand = hands[seat]
-            if count:
-                m = hand & led_mask
-                if not m:
-                    m = (hand & first_allowed if ti == 0 else 0) or hand
-            elif ti == 0 and lowest_club_lead:
-                m = hand & lead_club
-            else:
-                m = hand & first_allowed if ti == 0 else 0
-                if not m:
-                    m = hand if broken else hand & ~hearts
-                    if not m or m == qs_only:
-                        m = hand
-            if m & (m - 1):  # more than one legal card: a uniform index among them
-                k = bits(32) * m.bit_count() >> 32
-                while k:
-                    m &= m - 1
-                    k -= 1
-            bit = m & -m
-            card = bit.bit_length() - 1
-            hands[seat] = hand ^ bit
-            append(card)
-            if bit & breaks:
-                broken = True
-            if not count:
-                led_mask = suit_mask_of[card]
-                led_void = 1 << (card // rps)
-                trick_mask = best = bit
-                winner = seat
-                count = 1
-                seat = (seat + 1) & 3
-                continue
-            if bit & led_mask:
-                if bit > best:
-                    best = bit
-                    winner = seat
-            else:
-                voids[seat] |= led_void
-            trick_mask |= bit
-            count += 1
-            if count < 4:
-                seat = (seat + 1) & 3
-                continue
-            taken[winner] |= trick_mask
-            tricks_won[winner] += 1
-            winners.append(winner)
-            ti += 1
-            count = 0
-            leader = seat = winner
-        self.trick, self.trick_mask, self.led_mask = [], 0, 0
-        self.leader, self.current, self.hearts_broken, self.trick_index = leader, seat, broken, ti
-        self._legal = -1
-        self._finish()
+        if self._phase == _PLAY:
+            play_randomly(self, bits)
+            self._legal = -1
+            self._finish()
         return self.points  # type: ignore[return-value]
 
     @property

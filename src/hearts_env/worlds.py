@@ -34,7 +34,6 @@ the seat passed and received exactly what it did — for programs that replay a 
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -427,9 +426,3 @@ def _replays_legally(view: SeatView, hands: np.ndarray) -> np.ndarray:
         column[:] = card
         deals.step(column, only=alive)
     return alive
-
-
-def sample_world_tables(view: SeatView, rng: np.random.Generator, count: int, backend: str = "auto") -> VectorDeals:
-    """Deprecated name of :func:`sample_world_batch` (removed in 0.3)."""
-    warnings.warn("sample_world_tables is deprecated: use sample_world_batch", DeprecationWarning, stacklevel=2)
-    return sample_world_batch(view, rng, count, backend)

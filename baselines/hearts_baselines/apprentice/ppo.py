@@ -52,10 +52,10 @@ class Args:
     out: str = arg()
     seed: int = 0
     iterations: int = 300
-    heuristic_rows: int = arg(128, "rows (deals at once) against three heuristic", deprecated=("--heuristic-tables",))
+    heuristic_rows: int = arg(128, "rows (deals at once) against three heuristic")
     heuristic: str = arg("heuristic", "the rule player of those rows (a vector opponent, e.g. heuristic(chase=6))")
-    self_rows: int = arg(64, "rows against three copies of the current policy", deprecated=("--self-tables",))
-    pool_rows: int = arg(64, "rows against a snapshot from the pool", deprecated=("--pool-tables",))
+    self_rows: int = arg(64, "rows against three copies of the current policy")
+    pool_rows: int = arg(64, "rows against a snapshot from the pool")
     rollout: int = arg(32, "steps per row per iteration")
     epochs: int = 4
     minibatch: int = 2048

@@ -48,8 +48,7 @@ class Args:
     deals: int | None = arg(None, "stop after this many deals instead (smoke runs; no brain is written unless reached)")
     seed: int = 0
     out: Path = Path("runs/dutchnn")
-    rows: int = arg(50, "deals per batch, one per row (weights frozen within one; default 50, a quarter epoch)",
-                    deprecated=("--tables",))
+    rows: int = arg(50, "deals per batch, one per row (weights frozen within one; default 50, a quarter epoch)")
     curve_every: int = 20_000
     eval_deals: int = 1024
     resume: bool = arg(False, "continue a killed run from its last save")

@@ -61,7 +61,7 @@ class Args:
     hearts_model: Path | None = arg(None, "full: the trained hearts model (default <out>/hearts.npz)")
     keep_q: int = arg(10000, "full: q features kept (paper 10,000)")
     keep_hearts: int = arg(2000, "full: hearts features kept (paper 2,000)")
-    rows: int = arg(64, "deals played at once, one per row of the batch (default 64)", deprecated=("--tables",))
+    rows: int = arg(64, "deals played at once, one per row of the batch (default 64)")
     curve_every: int = 1024
     eval_deals: int = arg(512, "self-play: deals per check against heuristic")
     resume: bool = arg(False, "continue a killed run from its last save")
