@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: demo test bench lint clean test-wheel docs sandbox-tool xinxin compiler
+.PHONY: demo test speed bench lint clean test-wheel docs sandbox-tool xinxin compiler
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ $(VENV)/.test: $(VENV)/.created pyproject.toml
 demo: $(VENV)/.core
 	$(PY) examples/demo.py
 
-# The benchmark's sandbox (hearts_env.seat.sandbox) is bubblewrap, from the system's packages; its tests need it.
+# The benchmark's sandbox (hearts_env.evaluation.seat.sandbox) is bubblewrap, from the system's packages; its tests need it.
 SANDBOX_TOOL := $(shell command -v bwrap)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -31,18 +31,18 @@ sandbox-tool:
 		$(SUDO) apt-get install -y -qq bubblewrap > /dev/null) || echo "no bubblewrap: the sandbox tests are skipped"
 
 # xinxin (Nathan Sturtevant's Hearts program, GPL-3.0, unmodified in third_party/xinxin) and our GPL-3.0 driver
-# (reference/xinxin) built into one executable that hearts_env.reference.xinxin runs over pipes: never linked
-# into or shipped in the Apache-2.0 wheel. Upstream's own flags (-O3, asserts on); g++ from the system.
+# (third_party/xinxin-driver) built into one executable that hearts_env.evaluation.reference.xinxin runs over
+# pipes: never linked into or shipped in the Apache-2.0 wheel. Upstream's own flags (-O3, asserts on); g++ from the system.
 CXX ?= g++
 XINXIN_SOURCES := $(filter-out third_party/xinxin/main.cpp,$(wildcard third_party/xinxin/*.cpp))
-XINXIN_OBJECTS := $(patsubst third_party/xinxin/%.cpp,reference/xinxin/build/obj/%.o,$(XINXIN_SOURCES))
-XINXIN := reference/xinxin/build/xinxin_driver
+XINXIN_OBJECTS := $(patsubst third_party/xinxin/%.cpp,third_party/xinxin-driver/build/obj/%.o,$(XINXIN_SOURCES))
+XINXIN := third_party/xinxin-driver/build/xinxin_driver
 
-reference/xinxin/build/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/xinxin/*.h) | compiler
+third_party/xinxin-driver/build/obj/%.o: third_party/xinxin/%.cpp $(wildcard third_party/xinxin/*.h) | compiler
 	@mkdir -p $(@D)
 	$(CXX) -std=c++11 -O3 -w -c $< -o $@
 
-$(XINXIN): reference/xinxin/xinxin_driver.cpp $(XINXIN_OBJECTS)
+$(XINXIN): third_party/xinxin-driver/xinxin_driver.cpp $(XINXIN_OBJECTS)
 	$(CXX) -std=c++11 -O3 -Wall -isystem third_party/xinxin -o $@ $^ -lpthread
 
 xinxin: $(XINXIN)
@@ -56,19 +56,22 @@ test: $(VENV)/.test sandbox-tool xinxin
 	$(VENV)/bin/mypy
 	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray_tests
 
-$(VENV)/.bench: $(VENV)/.created pyproject.toml
+$(VENV)/.speed: $(VENV)/.created pyproject.toml
 	$(PIP) -e ".[speed]"
 	touch $@ $(VENV)/.core
 
-bench: $(VENV)/.bench
-	$(PY) benchmarks/run.py
+# The speed benchmarks (speed/run.py), each figure beside a reference measured in the same run.
+speed: $(VENV)/.speed
+	$(PY) speed/run.py
+
+bench: speed  # the old name of `make speed`
 
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) .venv-* build dist *.egg-info src/*.egg-info reference/xinxin/build
+	rm -rf $(VENV) .venv-* build dist *.egg-info src/*.egg-info third_party/xinxin-driver/build
 
 # The page of `hearts-env serve` in a real browser (tests/browser, CI): Debian's Chromium, installed with
 # apt-get when missing (Playwright downloads no browser), driven by Playwright for Python.
@@ -97,7 +100,7 @@ test-ray: .venv-ray/.installed
 
 # hearts_env.jax (the rules as pure JAX functions) on JAX's CPU backend (CI): jax is an optional extra, so its own
 # venv; the equivalence tests hold it to the scalar engine under every rule field, to the NumPy encoders and to
-# hearts_v0's rewards; pgx (from PyPI, light: svgwrite) for the test that its auto_reset drives HeartsEnv.
+# hearts_v0's rewards; pgx (from PyPI, light: svgwrite) for the test that its auto_reset drives HeartsJaxEnv.
 .PHONY: test-jax
 .venv-jax/.installed: pyproject.toml constraints.txt
 	rm -rf .venv-jax
@@ -110,9 +113,9 @@ test-jax: .venv-jax/.installed
 	JAX_PLATFORMS=cpu OMP_NUM_THREADS=1 .venv-jax/bin/python -m pytest -q -p no:cacheprovider src/hearts_env/jax tests/test_jax*.py
 
 # RLlib's sampling throughput with 0, 1 and 2 env runners, each as a ratio to hearts_v0's own loop measured in the
-# same run (kept out of `make bench`: it needs the 1.9 GB Ray venv; the 2 cores here cap what runners can add).
-.PHONY: bench-ray
-bench-ray: .venv-ray/.installed
+# same run (kept out of `make speed`: it needs the 1.9 GB Ray venv; the 2 cores here cap what runners can add).
+.PHONY: speed-ray
+speed-ray: .venv-ray/.installed
 	OMP_NUM_THREADS=1 .venv-ray/bin/python examples/rllib_ppo.py --throughput
 
 # The documentation site (CI): mkdocs-material with the API reference from the docstrings (mkdocstrings reads

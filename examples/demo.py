@@ -16,7 +16,7 @@ import argparse
 import numpy as np
 
 from hearts_env import hearts_v0
-from hearts_env.arena import format_summary, run_arena, summarize
+from hearts_env.evaluation.arena import format_summary, run_arena, summarize
 from hearts_env.rules import make_rules
 
 

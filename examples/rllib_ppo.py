@@ -52,8 +52,8 @@ from ray.tune.registry import register_env
 
 from hearts_env import hearts_v0
 from hearts_env.agents.adapters import PolicyAgent
-from hearts_env.arena import run_arena
-from hearts_env.arena.game import solo_seatings
+from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.arena.game import solo_seatings
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = "standard(game=deal)"

@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> dict:
     from sb3_contrib import MaskablePPO
 
     import hearts_env  # noqa: F401  (registers hearts_env/Hearts-v0)
-    from hearts_env.benchmark import markdown, run_benchmark
+    from hearts_env.evaluation.benchmark import markdown, run_benchmark
 
     torch.set_num_threads(1)  # one thread per process: these machines have two cores
 

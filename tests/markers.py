@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from hearts_env.seat.sandbox import bwrap_works
+from hearts_env.evaluation.seat.sandbox import bwrap_works
 
 needs_sandbox = pytest.mark.skipif(not bwrap_works() and not os.environ.get("CI"),  # CI must have it
                                    reason="the sandbox needs bubblewrap (make test installs it)")

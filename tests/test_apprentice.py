@@ -13,8 +13,8 @@ from hearts_baselines.apprentice.agent import ApprenticeAgent
 from hearts_baselines.apprentice.net import NumpyNet, as_float, load_into, to_numpy, torch_net
 from hearts_env import Deal, SeatView
 from hearts_env.agents import make_agent
-from hearts_env.arena.game import episode_match, pass_direction_of
 from hearts_env.encoders import make_encoder
+from hearts_env.evaluation.arena.game import episode_match, pass_direction_of
 from hearts_env.match import Match
 from hearts_env.rules import make_rules
 from hearts_env.vector import VectorDeals

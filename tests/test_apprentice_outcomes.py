@@ -13,8 +13,8 @@ from hearts_baselines.apprentice import outcomes as O
 from hearts_baselines.apprentice.net import NumpyNet, to_numpy, torch_net
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
-from hearts_env.arena.game import pass_direction_of
 from hearts_env.encoders import make_encoder
+from hearts_env.evaluation.arena.game import pass_direction_of
 from hearts_env.match import Match
 
 torch = pytest.importorskip("torch")

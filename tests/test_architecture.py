@@ -30,6 +30,14 @@ def _layers(text: str | None = None) -> dict[str, int]:
     return _layer_line(DOC.read_text() if text is None else text, "cards")
 
 
+def _wing_layers(text: str | None = None) -> dict[str, int]:
+    """The evaluation wing's own layer line."""
+    return _layer_line(DOC.read_text() if text is None else text, "seat")
+
+
+WING = "evaluation"
+
+
 def _baseline_layers(text: str | None = None) -> dict[str, int]:
     """The baselines' layer line."""
     return _layer_line(DOC.read_text() if text is None else text, "jit")
@@ -199,6 +207,68 @@ def _baseline_violations(modules: list[tuple[str, Path]], text: str | None = Non
 def test_every_module_has_a_layer_and_imports_only_earlier_layers():
     problems = _violations(_modules())
     assert not problems, "\n".join(problems)
+
+
+def _wing_violations(modules: list[tuple[str, Path]], text: str | None = None) -> list[str]:
+    """The wing's rooms (``hearts_env.evaluation.ROOM``) against the wing's layer line, module level and inside
+    functions alike (``TYPE_CHECKING`` aside)."""
+    layers = _wing_layers(text)
+    problems = []
+    for module, path in modules:
+        parts = module.split(".")
+        if parts[:2] != ["hearts_env", WING] or len(parts) < 3:
+            continue
+        room = parts[2]
+        if room not in layers:
+            problems.append(f"{module}: {room!r} is in no layer of the wing's line in docs/architecture.md")
+            continue
+        for dep, function in _imports(module, path):
+            target = dep.split(".")
+            if target[:2] != ["hearts_env", WING] or len(target) < 3 or target[2] == room:
+                continue
+            if layers.get(target[2], 10**6) >= layers[room]:
+                problems.append(f"{_where(module, function)} imports {dep} ({target[2]!r} is not in an earlier "
+                                "layer of the wing)")
+    return problems
+
+
+def _below_the_wing_importing_it(modules: list[tuple[str, Path]], text: str | None = None) -> list[str]:
+    """Every import of the wing by a module below it, under ``TYPE_CHECKING`` too: the never of
+    docs/architecture.md."""
+    layers = _layers(text)
+    return [f"{_where(module, function)} imports {dep}" for module, path in modules
+            if module != "hearts_env" and layers.get(_unit(module), 10**6) < layers[WING]
+            for dep, function in _imports(module, path, type_checking=True)
+            if dep == f"hearts_env.{WING}" or dep.startswith(f"hearts_env.{WING}.")]
+
+
+def test_the_wing_rooms_import_only_earlier_rooms():
+    problems = _wing_violations(_modules())
+    assert not problems, "\n".join(problems)
+
+
+def test_nothing_below_the_wing_imports_it():
+    """The environments, the agent registry and everything else below the evaluation wing import none of it,
+    not even for type checking: the spec schemes it adds reach the registry through an entry point."""
+    problems = _below_the_wing_importing_it(_modules())
+    assert not problems, "\n".join(problems)
+
+
+def test_the_wing_checks_see_violations(tmp_path):
+    text = "```\ncards → agents → evaluation → cli\n```\n\n```\nseat → arena → benchmark\n```\n"
+    (tmp_path / "game.py").write_text("from hearts_env.evaluation.benchmark import suite\n"
+                                      "from hearts_env.evaluation.seat import Sandbox\n")
+    (tmp_path / "agents.py").write_text("if TYPE_CHECKING:\n    from hearts_env.evaluation.seat import Sandbox\n"
+                                        "def f():\n    from hearts_env import evaluation\n")
+    (tmp_path / "lost.py").write_text("")
+    modules = [("hearts_env.evaluation.arena.game", tmp_path / "game.py"),
+               ("hearts_env.evaluation.lost", tmp_path / "lost.py"), ("hearts_env.agents", tmp_path / "agents.py")]
+    assert _wing_violations(modules, text) == [
+        "hearts_env.evaluation.arena.game imports hearts_env.evaluation.benchmark ('benchmark' is not in an earlier "
+        "layer of the wing)",
+        "hearts_env.evaluation.lost: 'lost' is in no layer of the wing's line in docs/architecture.md"]
+    assert _below_the_wing_importing_it(modules, text) == ["hearts_env.agents imports hearts_env.evaluation.seat",
+                                                           "hearts_env.agents.f imports hearts_env.evaluation"]
 
 
 def test_hearts_env_never_imports_the_baselines():

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from hearts_env.agents import Agent
-from hearts_env.arena import bootstrap_interval, format_summary, run_arena, seatings, summarize
 from hearts_env.cards import iter_cards
+from hearts_env.evaluation.arena import bootstrap_interval, format_summary, run_arena, seatings, summarize
 
 RULES = "standard(game=deal)"
 
@@ -145,7 +145,7 @@ def test_move_time_limit_records_a_timeout(monkeypatch):
 
 
 def test_ratings_and_plot(tmp_path):
-    from hearts_env.arena.report import plot, ratings
+    from hearts_env.evaluation.arena.report import plot, ratings
 
     records = run_arena(["heuristic", "random"], deals=10, rules=RULES, jobs=1)
     table = ratings(records)
@@ -201,8 +201,8 @@ def test_agents_hear_the_end_of_every_deal(monkeypatch):
 
 
 def test_moon_attempts():
-    from hearts_env.arena import moon_attempts
     from hearts_env.engine import Deal
+    from hearts_env.evaluation.arena import moon_attempts
 
     hands = ["AH KH QH JH TH 9H 8H AS KS QS AC KC AD", "2C 3C 4C 5C 6C 7C 8C 2H 3H 4H 5H 6H 7H",
              "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD 9C", "2S 3S 4S 5S 6S 7S 8S 9S TS JS TC JC QC"]
@@ -257,7 +257,7 @@ def test_an_agent_that_errors_when_losing_gains_nothing(monkeypatch):
 
 
 def test_forfeit_in_a_game_to_the_target():
-    from hearts_env.arena.game import forfeit
+    from hearts_env.evaluation.arena.game import forfeit
 
     points, winners = forfeit([10, 40, 35, 20], offender=0, penalty_total=26)
     assert points == [36, 40, 35, 20] and winners == [3]
@@ -456,7 +456,7 @@ def test_workers_share_the_cores_instead_of_each_starting_a_thread_per_core(monk
     import os
 
     pytest.importorskip("torch")
-    from hearts_env.arena.runner import THREAD_VARIABLES, threads_per_worker
+    from hearts_env.evaluation.arena.runner import THREAD_VARIABLES, threads_per_worker
 
     monkeypatch.syspath_prepend(str(__import__("pathlib").Path(__file__).parent))
     for name in THREAD_VARIABLES:
@@ -493,7 +493,7 @@ def test_killing_a_tournament_stops_its_workers(tmp_path):
     from pathlib import Path
 
     out = tmp_path / "r.jsonl"
-    script = ("from hearts_env.arena import run_arena\n"  # 200 games of a slow agent in one worker: a minute
+    script = ("from hearts_env.evaluation.arena import run_arena\n"  # 200 games of a slow agent in one worker: a minute
               f"run_arena(['test_arena:Sleeper', 'random'], deals=200, rules='standard(game=deal)', jobs=1, "
               f"out={str(out)!r})")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}

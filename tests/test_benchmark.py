@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 
 from hearts_env.agents import Agent
-from hearts_env.arena import run_arena, seatings, solo_seatings
-from hearts_env.arena.game import episode_match
-from hearts_env.benchmark import (
+from hearts_env.cards import iter_cards
+from hearts_env.cli import main
+from hearts_env.evaluation.arena import run_arena, seatings, solo_seatings
+from hearts_env.evaluation.arena.game import episode_match
+from hearts_env.evaluation.benchmark import (
     SUITES,
     BenchmarkCheckFailed,
     IncomparableResults,
@@ -26,12 +28,18 @@ from hearts_env.benchmark import (
     markdown,
     run_benchmark,
 )
-from hearts_env.benchmark import stats as bench_stats
-from hearts_env.benchmark.checks import check_totals
-from hearts_env.benchmark.stats import chained_games, headline, matchpoints, paired, per_deal, unpaired, wilcoxon_p
-from hearts_env.benchmark.suite import deals_fingerprint, holdout_seeds, ladder_fingerprint
-from hearts_env.cards import iter_cards
-from hearts_env.cli import main
+from hearts_env.evaluation.benchmark import stats as bench_stats
+from hearts_env.evaluation.benchmark.checks import check_totals
+from hearts_env.evaluation.benchmark.stats import (
+    chained_games,
+    headline,
+    matchpoints,
+    paired,
+    per_deal,
+    unpaired,
+    wilcoxon_p,
+)
+from hearts_env.evaluation.benchmark.suite import deals_fingerprint, holdout_seeds, ladder_fingerprint
 from hearts_env.rules import make_rules
 
 HERE = Path(__file__).parent
@@ -52,7 +60,7 @@ def test_the_suite_deals_are_a_pure_function_of_version_preset_and_index():
         if v1.deals(tier) <= 1000:
             assert deals_fingerprint(v1.rules(preset), v1.seed(preset), v1.deals(tier)) == published, (preset, tier)
     assert ("standard", "full") in v1.fingerprints and len(v1.fingerprints) == len(v1.presets) * len(v1.tiers)
-    code = ("from hearts_env.benchmark.suite import V1, deals_fingerprint; "
+    code = ("from hearts_env.evaluation.benchmark.suite import V1, deals_fingerprint; "
             "print(deals_fingerprint(V1.rules('dutch'), V1.seed('dutch'), 8))")
     other_process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert other_process.stdout.strip() == v1.fingerprints["dutch", "smoke"]
@@ -264,7 +272,7 @@ def test_extend_grows_a_finished_run_to_a_larger_tier_keeping_every_game(smoke_r
     they were, only the new deals are played, and the grown run verifies as a leaderboard row."""
     import shutil
 
-    from hearts_env.benchmark.verify import verify_run
+    from hearts_env.evaluation.benchmark.verify import verify_run
 
     v1 = get_suite("v1")
     monkeypatch.setitem(v1.tiers, "smoke12", 12)  # a larger tier whose first 8 deals are smoke's
@@ -373,6 +381,7 @@ def test_a_result_names_the_weights_behind_the_spec_and_resume_refuses_other_wei
     import hashlib
 
     from hearts_baselines.qlearning.agent import BUNDLED
+    from hearts_env.evaluation.benchmark.verify import verify_run
 
     table = tmp_path / "q.json"
     table.write_text(BUNDLED.read_text())
@@ -389,7 +398,10 @@ def test_a_result_names_the_weights_behind_the_spec_and_resume_refuses_other_wei
         run_benchmark(spec, tier="smoke", rungs=["random"], out=tmp_path / "run", resume=True, **FAST)
     other = run_benchmark(spec, tier="smoke", rungs=["random"], **FAST)
     c = compare(result, other)
-    assert c["a"] != c["b"] and c["a"].startswith(spec) and result["agent_weights"]["sha256"][:12] in c["a"]
+    named = "qlearning(weights='q.json')"  # the file by its name and SHA-256, not by its path on this machine
+    assert result["agent"] == named and str(tmp_path) not in json.dumps(result)
+    assert verify_run(tmp_path / "run")["agent"] == named  # its records seat the spec as given, with the path
+    assert c["a"] != c["b"] and c["a"].startswith(named) and result["agent_weights"]["sha256"][:12] in c["a"]
 
 
 @pytest.mark.parametrize("name", ["apprentice", "culhane", "dutchnn", "qlearning", "subagents", "tdlambda", "ppo",

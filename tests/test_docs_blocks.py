@@ -243,10 +243,10 @@ def _check_hearts_env(words: list[str], parser: argparse.ArgumentParser) -> str 
     args, unknown, error = _parse(parser, words)
     if error:
         return error
-    if args is not None and args.command in ("speed", "bench"):  # its options are benchmarks/run.py's
-        source = (ROOT / "benchmarks" / "run.py").read_text()
+    if args is not None and args.command in ("speed", "bench"):  # its options are speed/run.py's
+        source = (ROOT / "speed" / "run.py").read_text()
         missing = [option for option in _options(unknown) if f'"{option}"' not in source]
-        return f"benchmarks/run.py has no {missing}" if missing else None
+        return f"speed/run.py has no {missing}" if missing else None
     return f"unrecognized arguments: {unknown}" if unknown else None
 
 

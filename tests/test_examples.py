@@ -27,7 +27,7 @@ def test_maskable_ppo_example(tmp_path):
     result = load("train_maskable_ppo").main(["--timesteps", "600", "--eval-deals", "3",
                                               "--save", str(tmp_path / "ppo.zip")])
     assert result["illegal"] == 0 and (tmp_path / "ppo.zip").exists()
-    from hearts_env.arena import run_arena
+    from hearts_env.evaluation.arena import run_arena
 
     records = run_arena([f"sb3:{tmp_path / 'ppo.zip'}", "random"], deals=1, jobs=1)  # the saved model plays
     assert all(r["error"] is None for r in records)
@@ -67,5 +67,5 @@ def test_train_and_benchmark_tutorial_runs_end_to_end(tmp_path):
     result = load("train_and_benchmark").main(["--timesteps", "300", "--tier", "smoke", "--rungs", "random",
                                                "--out", str(tmp_path), "--jobs", "1"])
     assert (tmp_path / "model.zip").exists() and (tmp_path / "bench" / "result.json").exists()
-    assert result["agent"] == f"sb3:{tmp_path / 'model.zip'}" and set(result["rungs"]) == {"random"}
+    assert result["agent"] == "sb3:model.zip" and set(result["rungs"]) == {"random"}  # the file by name, no folder
     assert all(not rung["errors"] for rung in result["rungs"].values())  # the model never forfeited a game

@@ -1,7 +1,7 @@
 """The published leaderboard says what its result files say, and the files are whole runs of the suite.
 
 Every row of docs/benchmark.md's tables is typed from a ``result.json`` copied to
-docs/leaderboard/v1/; a row edited by hand, a file copied from an unfinished or failed run, or a row
+results/leaderboard/v1/; a row edited by hand, a file copied from an unfinished or failed run, or a row
 whose file is missing would make the leaderboard cite figures nobody can pair with. These tests tie
 each row to its file and recompute every file's headline from its per-deal margins.
 """
@@ -14,18 +14,19 @@ import numpy as np
 import pytest
 
 from hearts_env.agents import agent_names
-from hearts_env.benchmark import compare, get_suite, leaderboard_row
-from hearts_env.benchmark.exploit import robustness_cell
-from hearts_env.benchmark.stats import headline, paired
-from hearts_env.benchmark.suite import holdout_seeds
-from hearts_env.benchmark.verify import PACKED_SUFFIX, verify_run
+from hearts_env.evaluation.benchmark import compare, get_suite, leaderboard_row
+from hearts_env.evaluation.benchmark.stats import headline, paired
+from hearts_env.evaluation.benchmark.suite import holdout_seeds
+from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, verify_run
+from hearts_env.evaluation.exploit.track import robustness_cell
 
 DOCS = Path(__file__).parents[1] / "docs"
-LEADERBOARD = DOCS / "leaderboard"
+RESULTS_FOLDER = Path(__file__).parents[1] / "results"
+LEADERBOARD = RESULTS_FOLDER / "leaderboard"
 HELD_OUT_FOLDER = LEADERBOARD / "v1" / "holdout"
 RESULTS = sorted(path for path in LEADERBOARD.rglob("*.json") if HELD_OUT_FOLDER not in path.parents)
 HELD_OUT = sorted(HELD_OUT_FOLDER.rglob("*.json"))
-EXPLOITS = DOCS / "exploit" / "v1" / "standard" / "quick"  # trained exploiters (hearts-env exploit --train)
+EXPLOITS = RESULTS_FOLDER / "exploit" / "v1" / "standard" / "quick"  # trained exploiters (hearts-env exploit --train)
 TABLE_ROW = re.compile(r"^\| `[^`]+` \| (quick|full) \(\d+\) \|")
 DUTCH_ONLY = {"dutchnn"}  # paper 003's network plays the 32-card deck only
 REFERENCES = {"xinxin"}  # not bundled (GPL-3.0, built by `make xinxin`): its rows are the reference table's
@@ -37,7 +38,7 @@ def _load(path: Path) -> dict:
 
 
 def _row(path: Path) -> str:
-    """The row of a result file: the standard full table has the robustness column (docs/exploit/v1/)."""
+    """The row of a result file: the standard full table has the robustness column (results/exploit/v1/)."""
     result = _load(path)
     if result["tier"] != "full" or result["preset"] != "standard":
         return leaderboard_row(result)
@@ -127,7 +128,7 @@ def test_each_result_file_has_its_row_in_the_docs(path):
 def test_each_row_in_the_docs_has_its_result_file():
     published = {_row(path) for path in RESULTS}
     for line in _table_rows():
-        assert line in published, f"no file in docs/leaderboard/ says {line}"
+        assert line in published, f"no file in results/leaderboard/ says {line}"
 
 
 def test_every_bundled_agent_has_a_quick_and_a_full_row():

@@ -10,7 +10,7 @@ import torch
 from hearts_baselines.learned import train_dqn, train_ppo
 from hearts_baselines.learned.checkpoints import CheckpointError, bundled, verify
 from hearts_env.agents import AgentError, make_agent
-from hearts_env.arena import run_arena
+from hearts_env.evaluation.arena import run_arena
 from hearts_env.rules import make_rules
 
 torch.set_num_threads(1)

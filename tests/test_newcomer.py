@@ -171,7 +171,7 @@ def test_serve_says_its_address_once_it_listens_and_answers_there():
 
 
 def test_a_resumed_runs_seconds_count_every_sitting_that_ended():
-    from hearts_env.benchmark.runner import _earlier_seconds
+    from hearts_env.evaluation.benchmark.runner import _earlier_seconds
 
     sittings = [{"began": "2026-11-27T10:00:00Z", "ended": "2026-11-27T10:05:30Z", "status": "stopped"},
                 {"began": "2026-11-27T11:00:00Z", "ended": None, "status": "died with its dealer"},
@@ -206,8 +206,8 @@ def test_the_first_hour_page_works_step_by_step_from_the_agents_own_folder(tmp_p
 
 @pytest.mark.parametrize("run", ["benchmark", "probes"])
 def test_a_bad_worker_count_is_refused_before_anything_is_played(run, capsys):
-    from hearts_env.benchmark import run_benchmark
-    from hearts_env.benchmark.exploit import run_probes
+    from hearts_env.evaluation.benchmark import run_benchmark
+    from hearts_env.evaluation.exploit.track import run_probes
 
     with pytest.raises(ValueError, match="jobs must be a positive integer"):
         (run_benchmark if run == "benchmark" else run_probes)("heuristic", tier="smoke", jobs=0, progress=True)
@@ -237,8 +237,8 @@ def test_every_env_names_the_end_of_an_episode_by_an_illegal_action_terminate():
 
 
 def test_public_constructors_name_a_bad_seed_or_limit():
+    from hearts_env.evaluation.seat import Sandbox
     from hearts_env.match import Match
-    from hearts_env.seat import Sandbox
 
     with pytest.raises(ValueError, match=r"Match\(seed=...\) takes an integer >= 0 or None, got -1"):
         Match("standard", seed=-1)

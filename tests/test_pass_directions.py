@@ -11,8 +11,8 @@ from rule_strategies import RULE_FIELDS
 
 import hearts_env  # noqa: F401  (registers the Gymnasium ids)
 from hearts_env import hearts_v0
-from hearts_env.arena import pass_direction_of, run_arena
 from hearts_env.engine import Deal, DealError
+from hearts_env.evaluation.arena import pass_direction_of, run_arena
 from hearts_env.match import Match
 from hearts_env.rules import PASS_OFFSETS, Rules, draw_pass_directions, make_rules
 from hearts_env.vector import VectorDeals
@@ -141,7 +141,7 @@ def test_deal_random_refuses_a_direction_the_rules_cannot_pass():
 
 
 def test_arena_summary_breaks_the_paired_difference_down_by_pass_direction():
-    from hearts_env.arena import format_summary, summarize
+    from hearts_env.evaluation.arena import format_summary, summarize
 
     records = run_arena(["greedy", "random"], deals=8, rules=ONE_DEAL, seed=0, jobs=1)
     summary = summarize(records)

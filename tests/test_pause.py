@@ -1,5 +1,5 @@
-"""Pausing a run (hearts_env.arena.pause): the first SIGINT or SIGTERM finishes the games in play and writes them,
-then the run stops with RunPaused and resume continues it to the records an unpaused run writes; a second
+"""Pausing a run (hearts_env.evaluation.arena.pause): the first SIGINT or SIGTERM finishes the games in play and
+writes them, then the run stops with RunPaused and resume continues it to the records an unpaused run writes; a second
 signal stops at once. The signal comes from inside a game (an agent sends it to the run's process), so the
 game in play at that moment is known."""
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from hearts_env.agents.basic import HeuristicAgent
-from hearts_env.arena import read_records, run_arena, solo_seatings
-from hearts_env.arena.pause import RunPaused
+from hearts_env.evaluation.arena import read_records, run_arena, solo_seatings
+from hearts_env.evaluation.arena.pause import RunPaused
 
 DEALS = 32  # eight chunks of the pool: two in play, some queued (a pool runs those), the rest cancelled
 ONCE = "HEARTS_TEST_PAUSER_ONCE"  # a file that only the first signalling game can create

@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 from rule_strategies import SETTINGS, rules_strategy
 
 from hearts_env.agents import make_agent
-from hearts_env.arena import run_arena
 from hearts_env.cli import main
 from hearts_env.engine import Deal
-from hearts_env.match import Match
-from hearts_env.records import (
+from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.records import (
     FORMAT,
     RecordError,
     deals_of_record,
@@ -26,6 +25,7 @@ from hearts_env.records import (
     schema,
     to_openspiel_actions,
 )
+from hearts_env.match import Match
 from hearts_env.views import SeatView
 
 

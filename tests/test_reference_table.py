@@ -1,7 +1,7 @@
 """The reference tables of docs/reference.md say what their shipped runs say, and every run verifies.
 
 Each row is typed from a result of the reference track (``--track reference``) packed with its records into
-docs/reference-table/v1/<preset>/<tier>/<opponents>/, one folder per table: ``xinxin`` (OpenSpiel's setting) and
+results/reference-table/v1/<preset>/<tier>/<opponents>/, one folder per table: ``xinxin`` (OpenSpiel's setting) and
 ``xinxin-literature`` (the literature's). The test re-derives each run from its records (``verify``, the agent
 seated in its sandboxed program) and ties every row to its file and to the table of its opponents (the table
 whose header reads ``vs <opponent>``), and every row of every table to a file.
@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from hearts_env.benchmark import get_suite, reference_row
-from hearts_env.benchmark.verify import PACKED_SUFFIX, verify_run
+from hearts_env.evaluation.benchmark import get_suite, reference_row
+from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, verify_run
 
 DOCS = Path(__file__).parents[1] / "docs"
-TABLE = DOCS / "reference-table"
+MEASUREMENTS = Path(__file__).parents[1] / "results" / "measurements"
+TABLE = Path(__file__).parents[1] / "results" / "reference-table"
 RESULTS = sorted(TABLE.rglob("*.json"))
 ROW = re.compile(r"^\| `[^`]+` \| (" + "|".join(get_suite("v1").tiers) + r") \(\d+\) \|")
 HEADER = re.compile(r"^\| agent \| tier \(deals\) \|(.*)$")
@@ -63,9 +64,9 @@ def test_every_row_of_the_reference_tables_has_its_run():
 
 
 TRIAL_DOCS = {"search": "search.md", "learned": "learned.md"}
-TRIALS = sorted(path for kind in TRIAL_DOCS for path in (DOCS / "measurements").glob(f"{kind}-vs-*/*.json"))
+TRIALS = sorted(path for kind in TRIAL_DOCS for path in MEASUREMENTS.glob(f"{kind}-vs-*/*.json"))
 """Runs of searchers and learned players that are no bundled agent yet against a reference opponent (docs/search.md,
-docs/learned.md), shipped with their records in docs/measurements/search-vs-OPPONENT/ and learned-vs-OPPONENT/."""
+docs/learned.md), shipped with their records in results/measurements/search-vs-OPPONENT/ and learned-vs-OPPONENT/."""
 
 
 @pytest.mark.parametrize("path", TRIALS, ids=lambda p: f"{p.parent.name}/{p.stem}")

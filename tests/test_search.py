@@ -6,8 +6,8 @@ import pytest
 
 from hearts_env import Deal, Phase, SeatView, make_rules
 from hearts_env.agents import make_agent
-from hearts_env.arena import run_arena
 from hearts_env.cards import iter_cards, parse_cards
+from hearts_env.evaluation.arena import run_arena
 
 FAST = {
     "pimc": "pimc(n=4)",
@@ -298,7 +298,7 @@ def test_chasing_rollouts_let_a_lone_holder_shoot_the_moon():
 def test_pimc_searches_its_passes_when_asked():
     """``passing='search'``: each pass card is the candidate of fewest mean points over rollouts that pass the rest
     (every card the seat holds a candidate); by default the rule player passes and nothing is searched."""
-    from hearts_env.arena.game import episode_match
+    from hearts_env.evaluation.arena.game import episode_match
 
     rules = make_rules("openspiel")
     deal = episode_match(rules, 5, 0).deal  # deal 0 passes left

@@ -12,11 +12,11 @@ import pytest
 from markers import needs_sandbox
 
 from hearts_env import Deal, make_rules
-from hearts_env.arena import run_arena
-from hearts_env.benchmark import run_benchmark
-from hearts_env.benchmark.verify import VerificationFailed, pack_records, verify_run
-from hearts_env.seat.protocol import decode, encode, view_from_json, view_to_json
-from hearts_env.seat.sandbox import bwrap_works
+from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.benchmark import run_benchmark
+from hearts_env.evaluation.benchmark.verify import VerificationFailed, pack_records, verify_run
+from hearts_env.evaluation.seat.protocol import decode, encode, view_from_json, view_to_json
+from hearts_env.evaluation.seat.sandbox import bwrap_works
 from hearts_env.views import SeatView
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,7 +78,8 @@ def test_a_javascript_bot_plays_a_whole_arena(tmp_path):
 @needs_node
 def test_a_javascript_bot_takes_the_benchmark_and_its_result_verifies(tmp_path):
     result = run_benchmark(BOT, tier="smoke", out=tmp_path / "run", jobs=2)
-    assert result["agent"] == BOT and not any(r["errors"] for r in result["rungs"].values())
+    assert result["agent"] == "seat:node seat_bot.js"  # the program by its name: no path of the machine it ran on
+    assert not any(r["errors"] for r in result["rungs"].values())
     verify_run(tmp_path / "run", leaderboard=True)
 
 
@@ -105,7 +106,7 @@ def _edit_json(path, change):
 
 def test_verify_passes_a_run_and_its_packed_row(smoke_run, tmp_path):
     result = verify_run(smoke_run)
-    from hearts_env.arena import read_records
+    from hearts_env.evaluation.arena import read_records
 
     records = {name: list(read_records(smoke_run / f"{name}.jsonl")) for name in result["rungs"]}
     (tmp_path / "greedy.json").write_text(json.dumps(result))
@@ -114,7 +115,7 @@ def test_verify_passes_a_run_and_its_packed_row(smoke_run, tmp_path):
 
 
 def test_verify_catches_a_shifted_margin_with_its_headline_recomputed(smoke_run, tmp_path):
-    from hearts_env.benchmark.stats import headline
+    from hearts_env.evaluation.benchmark.stats import headline
 
     run = _copy(smoke_run, tmp_path)
 
@@ -192,8 +193,8 @@ def test_a_seated_agent_that_cannot_be_built_is_refused_before_any_game():
 
 @needs_sandbox
 def test_what_a_program_prints_goes_to_its_log_not_to_the_dealer(tmp_path, monkeypatch):
-    from hearts_env.agents import make_agent, seated_agent
-    from hearts_env.seat import Sandbox
+    from hearts_env.agents import make_agent
+    from hearts_env.evaluation.seat import Sandbox, seated_agent
 
     monkeypatch.chdir(ROOT / "tests" / "hostile")
     log = tmp_path / "seat.log"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from markers import needs_sandbox
 
-from hearts_env.benchmark import run_benchmark
-from hearts_env.benchmark.verify import VerificationFailed, verify_run
+from hearts_env.evaluation.benchmark import run_benchmark
+from hearts_env.evaluation.benchmark.verify import VerificationFailed, verify_run
 
 HOSTILE = Path(__file__).parent / "hostile"
 SECRET = 12345
@@ -132,7 +132,7 @@ def test_what_the_agent_prints_does_not_reach_the_json_output(tmp_path):
 def test_the_agents_seeds_do_not_reveal_the_deal():
     """The seed a program receives is a digest with the run's secret: the same game under two secrets gets
     unrelated seeds, and the arena's seed list (which holds the deal index) is not sent."""
-    from hearts_env.seat import seat_seed
+    from hearts_env.evaluation.seat import seat_seed
 
     game = [1681062731, 17, 2, 0, 1]
     assert seat_seed(game, 1) != seat_seed(game, 2)

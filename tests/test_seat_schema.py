@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from hearts_env import Deal, __version__
-from hearts_env.agents.host import Host, _agent_info
+from hearts_env.evaluation.seat import client
+from hearts_env.evaluation.seat.client import SeatAgent, seat_seed
+from hearts_env.evaluation.seat.host import Host, _agent_info
+from hearts_env.evaluation.seat.protocol import PROTOCOL, deck_names, decode, encode, view_to_json
 from hearts_env.rules import make_rules
-from hearts_env.seat import client
-from hearts_env.seat.client import SeatAgent, seat_seed
-from hearts_env.seat.protocol import PROTOCOL, deck_names, decode, encode, view_to_json
 from hearts_env.views import SeatView
 
 jsonschema = pytest.importorskip("jsonschema")

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("numba")
 
 from hearts_baselines.search.maxn import MaxNAgent
-from hearts_baselines.tdlambda import kernels, reference
+from hearts_baselines.tdlambda import kernels, plain
 from hearts_baselines.tdlambda.agent import TDLambdaAgent
 from hearts_baselines.tdlambda.features import ATOMS, FeatureSet, parse_orders
 from hearts_baselines.tdlambda.model import Model, arrays, search_inputs
@@ -37,18 +37,18 @@ def _position(seed: int, rules: str = "sturtevant", boundary: bool = False) -> D
     return deal
 
 
-def _model(task: str, orders: tuple[int, ...], seed: int = 1) -> tuple[Model, reference.ReferenceModel]:
+def _model(task: str, orders: tuple[int, ...], seed: int = 1) -> tuple[Model, plain.PlainModel]:
     """A model with large random weights, and the reference model with the same weights."""
     fs = FeatureSet(SPACES[task], orders)
     weights = np.random.default_rng(seed).normal(0, 0.5, fs.size)
     model = Model(task, fs if task != "hearts" else None, fs if task == "hearts" else None, weights)
     space = "hearts" if task == "hearts" else "q"
     keyed = {(space, fs.members(i)): float(w) for i, w in enumerate(weights)}
-    ref = reference.ReferenceModel(task, {space: orders}, keyed)
+    ref = plain.PlainModel(task, {space: orders}, keyed)
     return model, ref
 
 
-def _pruned_full_model(seed: int = 2) -> tuple[Model, reference.ReferenceModel]:
+def _pruned_full_model(seed: int = 2) -> tuple[Model, plain.PlainModel]:
     """A full-game model over a random few of the triples-and-pairs features of both spaces."""
     rng = np.random.default_rng(seed)
     q, hearts = FeatureSet(kernels.Q_SPACE, (1, 2, 3)), FeatureSet(kernels.HEARTS_SPACE, (1, 2, 3))
@@ -57,7 +57,7 @@ def _pruned_full_model(seed: int = 2) -> tuple[Model, reference.ReferenceModel]:
     weights = rng.normal(0, 0.8, len(q_keep) + len(h_keep))
     model = Model("full", q, hearts, weights, q_keep, h_keep)
     keys = [("q", q.members(int(i))) for i in q_keep] + [("hearts", hearts.members(int(i))) for i in h_keep]
-    ref = reference.ReferenceModel("full", {"q": (1, 2, 3), "hearts": (1, 2, 3)}, dict(zip(keys, weights.tolist())),
+    ref = plain.PlainModel("full", {"q": (1, 2, 3), "hearts": (1, 2, 3)}, dict(zip(keys, weights.tolist())),
                                    kept=set(keys))
     return model, ref
 
@@ -107,7 +107,7 @@ def test_compiled_atoms_equal_the_reference(seed):
     for space, name in ((kernels.Q_SPACE, "q"), (kernels.HEARTS_SPACE, "hearts")):
         for seat in range(4):
             n = K.atoms(hands, dealt, taken, deal.leader, seat, space, out)
-            assert list(out[:n]) == reference.atoms(list(deal.hands), list(deal.dealt), list(deal.taken), deal.leader,
+            assert list(out[:n]) == plain.atoms(list(deal.hands), list(deal.dealt), list(deal.taken), deal.leader,
                                                     seat, name)
 
 
@@ -200,7 +200,7 @@ def test_compiled_td_update_equals_the_reference(task):
                 positions.append(deal.clone())
             deal.apply(rnd.choice(deal.legal_cards()))
         seat = seed % 4
-        reward = float(reference.points(deal.taken[seat], task))
+        reward = float(plain.points(deal.taken[seat], task))
         n = len(positions)
         hands = np.array([p.hands for p in positions], np.int64).reshape(n, 4)
         taken = np.array([p.taken for p in positions], np.int64).reshape(n, 4)
@@ -236,9 +236,9 @@ def test_a_pruned_two_space_model_searches_and_learns_like_the_reference():
     n = len(positions)
     K.td_update(np.array([p.hands for p in positions], np.int64), np.array(deal.dealt, np.int64),
                 np.array([p.taken for p in positions], np.int64), np.array([p.leader for p in positions], np.int64),
-                n, 1, float(reference.points(deal.taken[1], "full")), 0.75, model.params("off"))
+                n, 1, float(plain.points(deal.taken[1], "full")), 0.75, model.params("off"))
     ref.moon = "off"
-    ref.update(positions, 1, float(reference.points(deal.taken[1], "full")), 0.75)
+    ref.update(positions, 1, float(plain.points(deal.taken[1], "full")), 0.75)
     keys = [("q", model.q.members(int(i))) for i in model.q_keep] + [("hearts", model.hearts.members(int(i)))
                                                                      for i in model.hearts_keep]
     np.testing.assert_allclose(model.weights, [ref.weights[k] for k in keys], rtol=1e-9, atol=1e-12)

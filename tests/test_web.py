@@ -10,9 +10,9 @@ import warnings
 import numpy as np
 import pytest
 
-from hearts_env.arena import replay_record, run_arena
 from hearts_env.cards import iter_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
+from hearts_env.evaluation.arena import replay_record, run_arena
 from hearts_env.web import DEFAULT_HOST, DEFAULT_PORT, MISSING, create_app, require
 
 with warnings.catch_warnings():  # Starlette >= 1.x prefers httpx2 to httpx; either works

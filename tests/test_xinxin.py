@@ -16,13 +16,13 @@ import pytest
 
 from hearts_env import Deal, make_rules
 from hearts_env.agents import AgentError, make_agent
-from hearts_env.arena import run_arena
-from hearts_env.benchmark import get_suite, leaderboard_row, reference_row, run_benchmark
-from hearts_env.benchmark.suite import UNCHECKED, ladder_fingerprint
-from hearts_env.benchmark.verify import VerificationFailed, verify_run
 from hearts_env.cards import parse_cards, to_mask
 from hearts_env.engine import Phase
-from hearts_env.reference.xinxin import (
+from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.benchmark import get_suite, leaderboard_row, reference_row, run_benchmark
+from hearts_env.evaluation.benchmark.suite import UNCHECKED, ladder_fingerprint
+from hearts_env.evaluation.benchmark.verify import VerificationFailed, verify_run
+from hearts_env.evaluation.reference.xinxin import (
     DEADLINES,
     DRIVER_ENV,
     SETTINGS,
@@ -36,7 +36,7 @@ from hearts_env.reference.xinxin import (
     world_of,
     xinxin_id,
 )
-from hearts_env.seat.protocol import view_to_json
+from hearts_env.evaluation.seat.protocol import view_to_json
 from hearts_env.views import SeatView
 
 
@@ -420,7 +420,7 @@ def test_the_distribution_check_finds_gpl_code_in_a_wheel(tmp_path, capsys):
     no_gpl = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(no_gpl)
     with zipfile.ZipFile(tmp_path / "hearts_env-0-py3-none-any.whl", "w") as wheel:
-        wheel.writestr("hearts_env/reference/xinxin.py", "")  # ours, Apache-2.0: allowed
+        wheel.writestr("hearts_env/evaluation/reference/xinxin.py", "")  # ours, Apache-2.0: allowed
     assert no_gpl.main(str(tmp_path)) == 0
     with zipfile.ZipFile(tmp_path / "other-0-py3-none-any.whl", "w") as wheel:
         wheel.writestr("third_party/xinxin/Hearts.cpp", "")

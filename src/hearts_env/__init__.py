@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase
 from hearts_env.match import Match
+from hearts_env.moved import install as _install_moved
 from hearts_env.registration import register_envs
 from hearts_env.rules import PRESETS, Rules, RulesError, make_rules
 from hearts_env.views import SeatView
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 
 # "hearts_env/Hearts-v0" with Gymnasium, "hearts_env/hearts-v0" with PettingZoo, without importing either
 register_envs()
+# the old names of the modules that moved into hearts_env.evaluation, for one release
+_install_moved()
 
 
 def __getattr__(name: str) -> Any:

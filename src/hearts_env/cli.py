@@ -1,5 +1,5 @@
 """The ``hearts-env`` command: ``arena``, ``benchmark`` (hearts-bench), ``play``, ``replay``, ``rules`` and
-``speed`` (the speed benchmarks of ``make bench``; ``bench`` is its deprecated name).
+``speed`` (the speed benchmarks of ``make speed``; ``bench`` is its deprecated name).
 
     hearts-env arena heuristic greedy --deals 500 --jobs 2 --out runs/h-vs-g.jsonl [--resume] [--json]
     hearts-env benchmark heuristic --tier quick --out runs/bench-heuristic [--resume]
@@ -17,21 +17,21 @@ import contextlib
 import json
 import os
 import re
-import secrets
 import signal
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from hearts_env import __version__
-from hearts_env.agents import Agent, AgentError, make_agent
-from hearts_env.arena import format_summary, read_records, replay_record, run_arena, summarize
-from hearts_env.arena.game import SeatOptions
-from hearts_env.arena.pause import RunPaused
-from hearts_env.arena.report import plot, ratings
-from hearts_env.arena.runner import WorkerDied
-from hearts_env.benchmark import (
+from hearts_env import __version__, terminal
+from hearts_env.agents import AgentError, make_agent
+from hearts_env.cards import card_name, format_cards
+from hearts_env.engine import Deal
+from hearts_env.evaluation.arena import format_summary, read_records, replay_record, run_arena, summarize
+from hearts_env.evaluation.arena.game import SeatOptions
+from hearts_env.evaluation.arena.pause import RunPaused
+from hearts_env.evaluation.arena.report import plot, ratings
+from hearts_env.evaluation.arena.runner import WorkerDied
+from hearts_env.evaluation.benchmark import (
     BenchmarkCheckFailed,
     IncomparableResults,
     compare,
@@ -41,21 +41,16 @@ from hearts_env.benchmark import (
     markdown,
     run_benchmark,
 )
-from hearts_env.benchmark.exploit import PROBES, format_probes, format_trained, run_probes, run_trained
-from hearts_env.benchmark.runner import ISOLATION as BENCHMARK_ISOLATION
-from hearts_env.benchmark.runner import MOVE_TIME_LIMIT
-from hearts_env.benchmark.suite import TRACKS
-from hearts_env.benchmark.verify import PACKED_SUFFIX, VerificationFailed, pack_records, verify_run
-from hearts_env.cards import CardError, card_id, card_name, format_cards
-from hearts_env.engine import Deal, IllegalActionError, Phase
+from hearts_env.evaluation.benchmark.runner import AGENT_ISOLATION, MOVE_TIME_LIMIT
+from hearts_env.evaluation.benchmark.suite import TRACKS
+from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, VerificationFailed, pack_records, verify_run
+from hearts_env.evaluation.exploit.track import PROBES, format_probes, format_trained, run_probes, run_trained
+from hearts_env.evaluation.records import FORMAT, deals_of_record, read_record
+from hearts_env.evaluation.seat import Sandbox, SandboxError
+from hearts_env.evaluation.seat.sandbox import MODES as SANDBOX_MODES
 from hearts_env.events import Received, Scored, TrickTaken
-from hearts_env.match import Match
-from hearts_env.records import FORMAT, deals_of_record, read_record
 from hearts_env.render import format_hand
-from hearts_env.rules import PASS_NAMES, PRESET_DOCS, PRESETS, Rules, RulesError, describe_options, make_rules
-from hearts_env.seat import Sandbox, SandboxError
-from hearts_env.seat.sandbox import MODES as SANDBOX_MODES
-from hearts_env.views import SeatView
+from hearts_env.rules import PRESET_DOCS, PRESETS, RulesError, describe_options, make_rules
 
 PLOT_FORMATS = ("png", "pdf", "svg")
 
@@ -155,7 +150,7 @@ def _pack(args: argparse.Namespace) -> int:
     """``hearts-env benchmark pack DIR DEST.json``: a verified run as a leaderboard row's two files."""
     if len(args.files) != 2:
         print("hearts-env benchmark pack: give a run's folder and the result file to write (e.g. "
-              "docs/leaderboard/v1/quick/AGENT.json)", file=sys.stderr)
+              "results/leaderboard/v1/quick/AGENT.json)", file=sys.stderr)
         return 2
     folder, dest = Path(args.files[0]), Path(args.files[1])
     try:
@@ -243,114 +238,8 @@ def _load_json(path: str) -> Any:
 
 
 def _play(args: argparse.Namespace) -> int:
-    """A person plays one seat in the terminal; bad input is asked again, end of input or Ctrl-C stops cleanly."""
-    try:
-        rules = make_rules(args.rules)
-        opponents = [make_agent(spec) for spec in args.opponents]
-        for seat, agent in zip((s for s in range(4) if s != args.seat), opponents):
-            agent.reset(rules, seat, seed=0)  # an agent that cannot play these rules says so now, in one line
-    except (RulesError, AgentError, ValueError) as e:
-        print(f"hearts-env play: {e}", file=sys.stderr)
-        return 2
-    seed = secrets.randbelow(10**6) if args.seed is None else args.seed
-    print(f"seed {seed} (`--seed {seed}` deals these cards again)")
-    try:
-        return _play_game(rules, opponents, args.opponents, args.seat, seed)
-    except KeyboardInterrupt:
-        print("\ngame abandoned (Ctrl-C)")
-        return 130
+    return terminal.play(args.rules, args.opponents, args.seat, args.seed)
 
-
-def _play_game(rules: Rules, opponents: list[Agent], specs: list[str], me: int, seed: int) -> int:
-    others = [s for s in range(4) if s != me]
-    agents = dict(zip(others, opponents))
-    match = Match(rules, seed=seed)
-    names = ["you" if s == me else f"seat {s} ({specs[others.index(s)]})" for s in range(4)]
-    while True:
-        deal = match.deal
-        for seat, agent in agents.items():
-            agent.reset(rules, seat, seed=[seed, match.deal_index, seat])
-        print(f"\n=== deal {match.deal_index + 1}: pass {deal.pass_direction_name}; scores: "
-              f"{_by_seat(match.scores, names)}")
-        while not deal.is_over:
-            seat = deal.current
-            passing = deal.phase == Phase.PASS
-            if seat != me:
-                card = agents[seat].act(SeatView.of(deal, seat))
-                if not passing:
-                    print(f"{names[seat]} plays {card_name(card, deal.deck, symbols=True)}")
-            else:
-                asked = _ask(deal, me)
-                if asked is None:
-                    print("\nend of input: game abandoned")
-                    return 1
-                card = asked
-            trick = deal.apply(card)
-            if passing and deal.phase != Phase.PASS:
-                _announce_exchange(deal, me, names)
-            if trick is not None:
-                verb = "take" if trick.winner == me else "takes"
-                points = f"{trick.points} point{'' if trick.points == 1 else 's'}"
-                print(f"  -> {names[trick.winner]} {verb} the trick ({points})")
-        moon = f"; {names[deal.moon_shooter]} shot the moon" if deal.moon_shooter is not None else ""
-        assert deal.points is not None  # the deal is over
-        print(f"deal points: {_by_seat(deal.points, names)}{moon}")
-        if match.next_deal() is None:
-            winners = match.winners()
-            print(f"game over: scores: {_by_seat(match.scores, names)}; "
-                  f"{'you win' if winners == [me] else 'winner(s): ' + ', '.join(names[w] for w in winners)}")
-            return 0
-
-
-def _by_seat(points: Sequence[int], names: list[str]) -> str:
-    return ", ".join(f"{name} {p}" for name, p in zip(names, points))
-
-
-def _announce_exchange(deal: Deal, me: int, names: list[str]) -> None:
-    """After the last pass: what the person gave and got, and from whom."""
-    view = SeatView.of(deal, me)
-    deck = deal.deck
-    offset = deal.pass_direction
-    print(f"you passed {format_cards(view.passed, deck, symbols=True)} to {names[(me + offset) % 4]}; "
-          f"you received {format_cards(view.received, deck, symbols=True)} from {names[(me - offset) % 4]}")
-
-
-CARD_FORMAT = "rank then suit: QS, TD or 10D, 2C, Q♠"
-
-
-def _ask(deal: Deal, me: int) -> int | None:
-    """The person's card, asked until it is a legal one; None at end of input."""
-    view = SeatView.of(deal, me)
-    deck = deal.deck
-    if deal.phase == Phase.PASS:
-        target = PASS_NAMES[deal.pass_direction]
-        print(f"your hand: {format_hand(view.hand & ~view.passed, deck)}")
-        prompt = f"card to pass {target} ({view.passed.bit_count() + 1} of {deal.rules.pass_count}) > "
-    else:
-        trick = " ".join(card_name(c, deck, symbols=True) for c in view.trick) or "(you lead)"
-        print(f"trick {view.trick_index + 1}: {trick}")
-        print(f"your hand: {format_hand(view.hand, deck)}")
-        prompt = "your card > "
-    print(f"legal: {format_cards(view.legal, deck, symbols=True)}   ({CARD_FORMAT})")
-    while True:
-        try:
-            line = input(prompt)
-        except EOFError:
-            return None
-        if not sys.stdin.isatty():  # a script's input is not echoed by a terminal: show it
-            print(line)
-        try:
-            card = card_id(line.strip(), deck)
-        except CardError as e:
-            print(f"  {e}")
-            continue
-        if not view.legal >> card & 1:
-            try:
-                deal.clone().apply(card)
-            except IllegalActionError as e:
-                print(f"  {e}")
-            continue
-        return card
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -416,7 +305,7 @@ def _replay_game(games: list[dict[str, Any]], args: argparse.Namespace) -> int:
     for k, deal in enumerate(deals):
         if args.deal is None or args.deal == k:
             _print_deal(deal, names, k)
-    print(f"scores: {_by_seat(game['scores'], names)}")
+    print(f"scores: {terminal.by_seat(game['scores'], names)}")
     return 0
 
 
@@ -494,10 +383,10 @@ def _speed(args: argparse.Namespace) -> int:
     if args.command == "bench":
         print("hearts-env bench is deprecated (removed in 0.3): the speed benchmarks are `hearts-env speed`; "
               "hearts-bench is `hearts-env benchmark`", file=sys.stderr)
-    script = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
+    script = Path(__file__).resolve().parents[2] / "speed" / "run.py"
     if not script.exists():
-        print(f"hearts-env {args.command}: the speed benchmarks ship with the source checkout (benchmarks/run.py); "
-              "run `make bench` there", file=sys.stderr)
+        print(f"hearts-env {args.command}: the speed benchmarks ship with the source checkout (speed/run.py); "
+              "run `make speed` there", file=sys.stderr)
         return 2
     import runpy
 
@@ -597,7 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="continue the run in --out (paused or finished) on the larger --tier, keeping its "
                                 "games: a tier's deals are the first of every larger tier's")
     benchmark.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
-    benchmark.add_argument("--isolation", choices=list(BENCHMARK_ISOLATION), default="process",
+    benchmark.add_argument("--isolation", choices=list(AGENT_ISOLATION), default="process",
                            help="process: the agent plays from a sandboxed program of its own (a leaderboard row "
                                 "needs it); seating, none: inside the dealer's workers, for trusted agents")
     benchmark.add_argument("--sandbox", choices=list(SANDBOX_MODES), default="auto",
@@ -675,8 +564,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("preset", nargs="?", help="a preset or spec string to show")
     rules.set_defaults(func=_rules)
 
-    speed = sub.add_parser("speed", help="the speed benchmarks (source checkout; `make bench`); every argument, "
-                           "--help included, goes to benchmarks/run.py", add_help=False)
+    speed = sub.add_parser("speed", help="the speed benchmarks (source checkout; `make speed`); every argument, "
+                           "--help included, goes to speed/run.py", add_help=False)
     speed.set_defaults(func=_speed)
     sub.add_parser("bench", help="deprecated name of `speed`", add_help=False).set_defaults(func=_speed)
     return parser
@@ -691,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         parser = build_parser()
         args, unknown = parser.parse_known_args(argv)
-        if args.command in ("speed", "bench"):  # its options are benchmarks/run.py's, which argparse cannot know
+        if args.command in ("speed", "bench"):  # its options are speed/run.py's, which argparse cannot know
             args.forwarded = unknown
         elif unknown:
             parser.error(f"unrecognized arguments: {' '.join(unknown)}")
@@ -728,7 +617,7 @@ BENCHMARK_TOOLS: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
                                    "(isolation process in the bwrap sandbox, no sitting that died, no agent error)"})]),
     "pack": ("a verified run as a leaderboard row: its result.json and its packed records",
              [("files", {"nargs": 2, "metavar": "PATH", "help": "the run's folder, then the row to write (e.g. "
-                         "docs/leaderboard/v1/quick/AGENT.json; its records go beside it)"})]),
+                         "results/leaderboard/v1/quick/AGENT.json; its records go beside it)"})]),
 }
 """``hearts-env benchmark compare|verify|pack``: what each does and its arguments (a parser of its own each, so
 ``--help`` shows them and not the benchmark's)."""

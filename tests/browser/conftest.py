@@ -16,7 +16,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from hearts_env.arena import run_arena
+from hearts_env.evaluation.arena import run_arena
 from hearts_env.web import create_app
 
 CHROMIUM = "/usr/bin/chromium"

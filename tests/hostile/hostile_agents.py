@@ -95,7 +95,7 @@ class Snoop(Hostile):
                 pass
         found |= any("holdout" in a for a in sys.argv)
         found |= any("holdout" in v or (self.out and self.out in v) for v in os.environ.values())
-        import hearts_env.arena.game as game
+        import hearts_env.evaluation.arena.game as game
 
         try:
             with open(game.__file__, "a"):  # opening it to append is proof enough: nothing is written, since a
@@ -186,7 +186,7 @@ class FigurePatcher(Hostile):
 
     def __init__(self) -> None:
         super().__init__()
-        from hearts_env.benchmark import stats
+        from hearts_env.evaluation.benchmark import stats
 
         honest = stats.paired
         stats.paired = lambda differences: honest([d + 5 for d in differences])  # type: ignore[assignment]
@@ -259,7 +259,7 @@ class SeedRecogniser(Hostile):
         self.suite_seed, self.deals = suite_seed, deals
 
     def reset(self, rules: Any, seat: int, seed: Any = None) -> None:
-        from hearts_env.seat import seat_seed
+        from hearts_env.evaluation.seat import seat_seed
 
         super().reset(rules, seat, seed)
         self.known = any(seed == seat_seed([self.suite_seed, d, s, 0, seat]) for d in range(self.deals)

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from hearts_env.arena import run_arena
-from hearts_env.arena.game import seatings
-from hearts_env.arena.runner import WorkerDied, read_records
+from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.arena.game import seatings
+from hearts_env.evaluation.arena.runner import WorkerDied, read_records
 
 RULES = "standard(game=deal)"
 SEED = 11
@@ -86,7 +86,7 @@ KILLED_DRIVER = """
 import sys, ray
 sys.path[:0] = {paths!r}
 ray.init(address={address!r}, runtime_env={{"env_vars": {{"HEARTS_TEST_DELAY": "0.01"}}}}, log_to_driver=False)
-from hearts_env.arena import run_arena
+from hearts_env.evaluation.arena import run_arena
 run_arena({specs!r}, deals={deals}, rules={rules!r}, seed={seed}, out={out!r}, backend="ray", isolation={isolation!r})
 """
 

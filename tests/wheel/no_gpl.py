@@ -1,11 +1,11 @@
-"""The built wheel and sdist hold no GPL code: nothing of third_party/ or reference/ (xinxin and its driver)."""
+"""The built wheel and sdist hold no GPL code: nothing of third_party/ (xinxin and its driver)."""
 
 import sys
 import tarfile
 import zipfile
 from pathlib import Path
 
-FORBIDDEN = ("third_party/", "reference/xinxin/", "xinxin_driver", "COPYING")
+FORBIDDEN = ("third_party/", "xinxin-driver/", "xinxin_driver", "COPYING")
 
 
 def names(path: Path) -> list[str]:

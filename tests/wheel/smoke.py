@@ -12,8 +12,8 @@ from pathlib import Path
 import hearts_env
 from hearts_env import hearts_v0
 from hearts_env.agents import agent_names, make_agent
-from hearts_env.arena import run_arena, summarize
-from hearts_env.benchmark import run_benchmark
+from hearts_env.evaluation.arena import run_arena, summarize
+from hearts_env.evaluation.benchmark import run_benchmark
 
 
 def main() -> None:

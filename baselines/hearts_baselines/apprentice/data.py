@@ -56,8 +56,8 @@ from hearts_baselines.apprentice.agent import legal_matrix
 from hearts_baselines.run_args import arg, parse
 from hearts_env import Deal, SeatView
 from hearts_env.agents import make_agent
-from hearts_env.arena.game import pass_direction_of
 from hearts_env.encoders import make_encoder
+from hearts_env.evaluation.arena.game import pass_direction_of
 from hearts_env.match import Match
 from hearts_env.rules import Rules, make_rules
 

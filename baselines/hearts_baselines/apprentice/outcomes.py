@@ -46,10 +46,10 @@ from hearts_baselines.apprentice.supervised import moon_on
 from hearts_baselines.run_args import arg, parse
 from hearts_env import SeatView
 from hearts_env.agents import make_agent
-from hearts_env.arena.game import pass_direction_of
 from hearts_env.cards import iter_cards
 from hearts_env.encoders import make_encoder
 from hearts_env.engine import Deal
+from hearts_env.evaluation.arena.game import pass_direction_of
 from hearts_env.match import Match
 from hearts_env.rules import Rules, make_rules
 

@@ -19,8 +19,8 @@ from typing import Any
 from hearts_baselines.culhane import network
 from hearts_baselines.culhane.transitions import RULES
 from hearts_baselines.run_args import arg, parse
-from hearts_env.arena import run_arena, solo_seatings
-from hearts_env.benchmark.stats import rung_figures
+from hearts_env.evaluation.arena import run_arena, solo_seatings
+from hearts_env.evaluation.benchmark.stats import rung_figures
 
 OPPONENTS = ("greedy", "random", "heuristic")
 

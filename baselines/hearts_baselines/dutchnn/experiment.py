@@ -25,7 +25,7 @@ import numpy as np
 
 from hearts_baselines.dutchnn.train import BRAINS
 from hearts_baselines.run_args import arg, parse
-from hearts_env.arena import bootstrap_interval, read_records, run_arena, solo_seatings
+from hearts_env.evaluation.arena import bootstrap_interval, read_records, run_arena, solo_seatings
 
 CANDIDATES = 8
 """The thesis's m: at most 8 candidate cards (in practice every legal card)."""

@@ -18,8 +18,8 @@ import numpy as np
 from hearts_baselines.run_args import arg, parse
 from hearts_baselines.subagents.agent import SubagentPlayer
 from hearts_env.agents import make_agent
-from hearts_env.arena import pass_direction_of
 from hearts_env.engine import Deal
+from hearts_env.evaluation.arena import pass_direction_of
 from hearts_env.rules import make_rules
 from hearts_env.views import SeatView
 

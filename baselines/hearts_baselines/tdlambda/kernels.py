@@ -3,7 +3,7 @@ linear value, max^n to the end of the trick and the TD(λ) update.
 
 The functions are Numba-compatible Python over ``int64`` arrays of card masks (52-card deck: card id
 ``suit * 13 + rank``, suits ♣ ♦ ♥ ♠); :func:`compiled` compiles them (the ``search`` extra) and is
-what callers use. :mod:`.reference` is an independent, readable implementation over
+what callers use. :mod:`.plain` is an independent, readable implementation over
 :class:`~hearts_env.engine.Deal` and Python sets that the tests hold this one to.
 
 A position is a trick boundary or a point inside a trick, given as ``hands`` (4 masks), ``dealt``
@@ -167,7 +167,7 @@ def visit(act: np.ndarray, k: int, orders: int, offsets: np.ndarray, lookup: np.
     triple's two largest atoms are x and y, bit 1 for a four-wise conjunction: the loops skip the
     rest (a pruned model keeps a few thousand of 10⁵ conjunctions)."""
     # The four loop nests repeat their innermost body on purpose: a helper call there, even compiled,
-    # cost a quarter of the player's time per move (benchmarks/run.py, tdlambda decisions).
+    # cost a quarter of the player's time per move (speed/run.py, tdlambda decisions).
     total = 0.0
     count = 0
     mapped = lookup.size > 0

@@ -19,34 +19,29 @@ Agents are built from spec strings by :func:`make_agent`:
 - ``"pkg.module:Factory(k=v)"``: any importable factory;
 - ``"sb3:runs/ppo.zip"``: a Stable-Baselines3 model (:class:`~hearts_env.agents.adapters.SB3Agent`);
   any callable policy works through :class:`~hearts_env.agents.adapters.PolicyAgent`;
+- ``"seat:COMMAND"`` and ``"hosted:SPEC"``: agents that play from a program of their own through the seat
+  protocol, schemes of the evaluation wing (:mod:`hearts_env.evaluation.seat.schemes`);
 - other packages register names through the entry-point group ``hearts_env.agents``
-  (``name = "pkg.module:Factory"``).
+  (``name = "pkg.module:Factory"``) and schemes through ``hearts_env.agent_schemes``.
+
+A spec is parsed once, into an :class:`~hearts_env.agents.spec.AgentSpec`.
 """
 
 from __future__ import annotations
 
-import ast
-import dataclasses
 import importlib
-import os
-import re
-import shlex
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
+from hearts_env.agents.spec import AgentError, AgentSpec, Scheme, register_scheme, schemes
 from hearts_env.rules import Rules
-from hearts_env.seat import Sandbox, SeatAgent, host_command
 from hearts_env.views import SeatView
 
 ENTRY_POINT_GROUP = "hearts_env.agents"
-
-
-class AgentError(ValueError):
-    """An unknown agent name, a bad spec string or bad arguments."""
 
 
 class Agent:
@@ -92,99 +87,56 @@ def agent_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-_SPEC_RE = re.compile(r"^\s*([\w.:-]+)\s*(?:\((.*)\))?\s*$", re.S)
-
-
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"ismcts(iterations=400)"`` → ``("ismcts", {"iterations": 400})``."""
-    m = _SPEC_RE.match(spec)
-    if not m:
-        raise AgentError(f"cannot parse agent spec {spec!r}; expected 'name' or 'name(k=v, ...)'")
-    name, body = m.group(1), m.group(2)
-    kwargs: dict[str, Any] = {}
-    if body and body.strip():
-        try:
-            call = ast.parse(f"f({body})", mode="eval").body
-        except SyntaxError as e:
-            raise AgentError(f"cannot parse the arguments of agent spec {spec!r}: {e.msg}") from None
-        if not isinstance(call, ast.Call) or call.args:
-            raise AgentError(f"agent spec {spec!r}: arguments must be keyword arguments k=v")
-        for kw in call.keywords:
-            try:
-                kwargs[str(kw.arg)] = ast.literal_eval(kw.value)
-            except ValueError:
-                raise AgentError(f"agent spec {spec!r}: the value of {kw.arg!r} is not a Python literal") from None
-    return name, kwargs
+    """``"ismcts(iterations=400)"`` → ``("ismcts", {"iterations": 400})``: the target and arguments of
+    :meth:`AgentSpec.parse`, for callers that want only those."""
+    parsed = AgentSpec.parse(spec)
+    return parsed.target, dict(parsed.kwargs)
 
 
-def make_agent(spec: str | Agent) -> Agent:
-    """An agent from a spec string (see the module docstring), or the agent itself."""
+def make_agent(spec: str | AgentSpec | Agent) -> Agent:
+    """An agent from a spec (see the module docstring), or the agent itself."""
     if isinstance(spec, Agent):
         return spec
-    if spec.startswith(SEATED):  # a program of its own: "seat:COMMAND" or "hosted:SPEC"
-        return cast(Agent, seated_agent(spec))  # it keeps the agent protocol without subclassing Agent
-    if spec.startswith("sb3:"):  # "sb3:PATH" or "sb3:PATH(k=v, ...)"
-        from hearts_env.agents.adapters import SB3Agent
-
-        m = re.match(r"^sb3:([^()]+?)\s*(?:\((.*)\))?\s*$", spec, re.S)
-        if not m:
-            raise AgentError(f"cannot parse agent spec {spec!r}; expected 'sb3:PATH' or 'sb3:PATH(k=v, ...)'")
-        _, kwargs = parse_agent_spec(f"sb3({m.group(2) or ''})")
-        return SB3Agent(path=m.group(1), **kwargs)
-    name, kwargs = parse_agent_spec(spec)
-    if ":" in name:
-        module_name, _, attr = name.partition(":")
-        try:
-            factory = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as e:
-            raise AgentError(f"agent spec {spec!r}: cannot import {name!r} ({e})") from None
+    parsed = AgentSpec.parse(spec)
+    if parsed.scheme is not None:
+        agent = schemes()[parsed.scheme].build(parsed)
     else:
-        _load()
-        if name not in _REGISTRY:
-            raise AgentError(f"unknown agent {name!r}; registered agents: {', '.join(sorted(_REGISTRY))}; "
-                             "or use 'pkg.module:Factory(k=v)'")
-        factory = _REGISTRY[name]
-    try:
-        agent = factory(**kwargs)
-    except TypeError as e:
-        raise AgentError(f"agent spec {spec!r}: bad arguments ({e})") from None
+        agent = _build(parsed, _factory(parsed))
     if not callable(getattr(agent, "act", None)):
-        raise AgentError(f"agent spec {spec!r} built {agent!r}, which has no act(view) method")
-    return agent
+        raise AgentError(f"agent spec {parsed.text!r} built {agent!r}, which has no act(view) method")
+    return agent  # seated agents keep the protocol without subclassing Agent
 
 
-SEATED = ("seat:", "hosted:")
-"""Spec prefixes of agents that play from a process of their own through the seat protocol."""
+def _factory(spec: AgentSpec) -> Callable[..., Agent]:
+    if ":" in spec.target:
+        module_name, _, attr = spec.target.partition(":")
+        try:
+            return getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as e:
+            raise AgentError(f"agent spec {spec.text!r}: cannot import {spec.target!r} ({e})") from None
+    _load()
+    if spec.target not in _REGISTRY:
+        raise AgentError(f"unknown agent {spec.target!r}; registered agents: {', '.join(sorted(_REGISTRY))}; "
+                         "or use 'pkg.module:Factory(k=v)'")
+    return _REGISTRY[spec.target]
 
 
-def seated_agent(spec: str, sandbox: Sandbox | None = None, secret: int | None = None,
-                 cache: str | None = None, fill_cache: bool = False) -> SeatAgent:
-    """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
-    (docs/seat-protocol.md; words of the command that name files here are made absolute paths);
-    ``hosted:SPEC`` runs agent ``SPEC`` behind the host program (:mod:`hearts_env.agents.host`),
-    importing agent modules from the working folder too."""
-    if spec.startswith("seat:"):
-        command = spec[len("seat:"):].strip()
-        if not command:
-            raise AgentError("agent spec 'seat:' needs the command of a program, e.g. 'seat:node bot.js'")
-        words = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w for w in shlex.split(command)]
-        files = tuple(w for w in words if os.path.isabs(w) and os.path.exists(w))
-        return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret, cache=cache,
-                         fill_cache=fill_cache)  # it runs in an empty folder of its own
-    inner = spec[len("hosted:"):].strip()
-    if not inner or inner.startswith(SEATED):
-        raise AgentError(f"agent spec {spec!r}: 'hosted:' takes the spec of a Python agent, e.g. 'hosted:heuristic'")
-    files = (os.getcwd(),)
-    if inner.startswith("sb3:"):  # the model file, as the host will resolve it
-        files += (os.path.abspath(inner[len("sb3:"):].split("(")[0].strip()),)
-    return SeatAgent(host_command(inner, paths=[os.getcwd()]), sandbox=_showing(sandbox, files), secret=secret,
-                     cache=cache, fill_cache=fill_cache)
+def _build(spec: AgentSpec, factory: Callable[..., Any]) -> Any:
+    try:
+        return factory(**spec.kwargs)
+    except TypeError as e:
+        raise AgentError(f"agent spec {spec.text!r}: bad arguments ({e})") from None
 
 
-def _showing(sandbox: Sandbox | None, files: tuple[str, ...]) -> Sandbox:
-    """``sandbox`` with ``files`` (the agent's own) kept visible in it."""
-    base = sandbox or Sandbox()
-    return dataclasses.replace(base, visible=(*base.visible, *files))
+def _sb3_agent(spec: AgentSpec) -> Agent:
+    from hearts_env.agents.adapters import SB3Agent
+
+    return _build(spec, lambda **kwargs: SB3Agent(path=spec.target, **kwargs))
+
+
+register_scheme(Scheme("sb3", _sb3_agent, body="call", needs="the path of a model file",
+                       example="sb3:runs/ppo.zip"))
 
 
 _loaded = False
@@ -195,7 +147,7 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    from hearts_env.agents import basic, probes  # noqa: F401  (register random, greedy, heuristic; the probes)
+    from hearts_env.agents import basic  # noqa: F401  (registers random, greedy, heuristic)
 
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name not in _REGISTRY:
@@ -209,5 +161,5 @@ def _lazy_factory(ep: Any) -> Callable[..., Agent]:
     return factory
 
 
-__all__ = ["ENTRY_POINT_GROUP", "SEATED", "Agent", "AgentError", "agent_names", "make_agent", "parse_agent_spec",
-           "register_agent", "seated_agent"]
+__all__ = ["ENTRY_POINT_GROUP", "Agent", "AgentError", "AgentSpec", "Scheme", "agent_names", "make_agent",
+           "parse_agent_spec", "register_agent", "register_scheme", "schemes"]

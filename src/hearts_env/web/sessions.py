@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hearts_env.agents import Agent, AgentError, agent_names, make_agent, parse_agent_spec
-from hearts_env.arena import read_records, replay_record
+from hearts_env.agents import Agent, AgentError, AgentSpec, agent_names, make_agent
 from hearts_env.cards import card_name, iter_cards, to_mask
 from hearts_env.engine import Deal, Phase, mask_points
+from hearts_env.evaluation.arena import read_records, replay_record
 from hearts_env.match import Match
 from hearts_env.rules import Rules, make_rules
 from hearts_env.views import SeatView
@@ -64,13 +64,14 @@ class AgentSpecs:
             raise Refused(f"an agent spec must be a string, got {spec!r}")
         if spec in self.extra:
             return spec
-        if ":" in spec.split("(", 1)[0]:
-            raise Refused(f"agent spec {spec!r} imports code or reads a file, which a request may not; "
-                          "start the server with --agent 'SPEC' to offer it")
         try:
-            name, kwargs = parse_agent_spec(spec)
+            parsed = AgentSpec.parse(spec)
         except AgentError as e:
             raise Refused(str(e)) from None
+        if parsed.imports_code:
+            raise Refused(f"agent spec {spec!r} imports code or reads a file, which a request may not; "
+                          "start the server with --agent 'SPEC' to offer it")
+        name, kwargs = parsed.target, parsed.kwargs
         if name not in agent_names():
             raise Refused(f"agent {name!r} is not offered here; registered agents: {', '.join(agent_names())}"
                           + (f"; given at start: {', '.join(self.extra)}" if self.extra else "")

@@ -1,0 +1,247 @@
+"""A benchmark result as a Markdown table and a ladder plot, and the paired comparison of two results."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_env.evaluation.benchmark.stats import paired, unpaired
+
+COMPARABLE = ("benchmark", "suite", "preset", "rules", "format")
+"""What two results must share to be compared at all."""
+
+
+def resolution(sd: float | None, deals: int) -> float | None:
+    """Half-width of a normal 95% interval of a mean of ``deals`` per-deal differences with this spread:
+    the smallest margin a run of this size tells apart from zero."""
+    return None if sd is None else 1.96 * sd / math.sqrt(deals)
+
+
+def format_interval(figure: dict[str, Any]) -> str:
+    """``+m.mm [+lo, +hi]``: a paired figure's mean and 95% interval (the mean alone below two deals)."""
+    if figure["ci95"] is None:  # too few deals
+        return f"{figure['mean']:+.2f}"
+    lo, hi = figure["ci95"]
+    return f"{figure['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+
+
+def _p(figure: dict[str, Any]) -> str:
+    p = figure["wilcoxon_p"] if "wilcoxon_p" in figure else figure["welch_p"]
+    return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def markdown(result: dict[str, Any]) -> str:
+    """The result as a Markdown page: the headline, one table row per rung, the protocol and the machine."""
+    h = result["headline"]
+    held_out = _held_out(result)
+    reference = result.get("track") == "reference"
+    lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}"
+             f"{', reference track' if reference else ''}): `{result['agent']}`", "",
+             f"**{h['name'].capitalize()}: {format_interval(h)}** points per deal (95% bootstrap interval over "
+             f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
+             f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
+             "| opponent | agent pts/deal | opponent pts/deal | margin, 95% | Wilcoxon p | matchpoints | wins/deal "
+             "| wins/game to 100 (games) | moons shot / suffered | Q♠ taken | ms/decision (slowest) | agent errors |"
+             + (" opponent ms/decision |" if reference else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if reference else "")]
+    for name, r in result["rungs"].items():
+        errors = ", ".join(f"{n} {kind}" for kind, n in sorted(r["errors"].items())) or "0"
+        per_move = "-" if r["seconds_per_decision"] is None else \
+            f"{1000 * r['seconds_per_decision']:.2f} ({1000 * r['slowest_decision']:.0f})"
+        games = "-" if not r["games"] else f"{r['win_rate_game']:.1%} ({r['games']})"
+        qs = "-" if r["qs_taken"] is None else f"{r['qs_taken']:.1%}"
+        lines.append(f"| {name} | {r['agent_points']:.3f} | {r['opponent_points']:.3f} | "
+                     f"{format_interval(r['margin'])} | {_p(r['margin'])} | {r['matchpoints']:.3f} | "
+                     f"{r['win_rate_deal']:.1%} | {games} | "
+                     f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |"
+                     + (f" {_ms(r.get('opponent_seconds_per_decision'))} |" if reference else ""))
+    smallest = resolution(h["sd"], h["deals"])
+    hw = result["hardware"]
+    lines += ["", f"Smallest {h['name']} this run resolves (1.96 sd/√deals): "
+              f"{'-' if smallest is None else f'{smallest:.2f}'} points per deal.", "",
+              f"Protocol: suite {result['suite']}, tier {result['tier']} ({result['deals']} "
+              f"{_deal_set(result)}), rules `{result['rules']}`, format {result['format']} "
+              f"({result['format_meaning']}); "
+              f"opponents: " + ", ".join(f"{n} = `{r['spec']}`" for n, r in result["rungs"].items()) + "."
+              + _weights(result),
+              f"Checks passed: {'; '.join(result['checks'].values())}.",
+              f"hearts-env {result['package_version']}, {hw['cpus']} CPUs {hw['machine']}, Python {hw['python']}, "
+              f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}.", ""]
+    if held_out:
+        lines.append("Held-out deals are not a leaderboard row: compare this result with a run of the same agent on "
+                     "the suite's deals (`hearts-env benchmark compare`, unpaired); an honest agent's margins agree.")
+    elif _in_dealer(result):
+        lines.append(f"Not a leaderboard row: the agent ran inside the dealer's processes (isolation "
+                     f"{result['isolation']}); a row needs it in a program of its own (isolation process).")
+    elif result["tier"] == "smoke":
+        lines.append("A smoke run checks that an agent runs; the leaderboard's rows are quick and full runs.")
+    elif reference:
+        lines += ["Its row for the reference table (docs/reference.md):", "", "```", reference_row(result), "```"]
+    else:
+        lines += ["Its row for the leaderboard's table (docs/benchmark.md, \"Submitting a row\"):", "",
+                  "```", leaderboard_row(result), "```"]
+    return "\n".join(lines)
+
+
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{1000 * seconds:.2f}"
+
+
+def reference_row(result: dict[str, Any]) -> str:
+    """The result's row in the reference table of docs/reference.md: agent, deals, and per reference opponent the
+    margin, moons shot / suffered and both sides' milliseconds per decision."""
+    _check_row(result)
+    if result.get("track") != "reference":
+        raise ValueError("a reference row is a run of the reference track (track='reference', --track reference)")
+    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})"]
+    for r in result["rungs"].values():
+        cells += [format_interval(r["margin"]), f"{r['moons_shot']} / {r['moons_suffered']}",
+                  f"{_ms(r['seconds_per_decision'])} / {_ms(r.get('opponent_seconds_per_decision'))}"]
+    return "| " + " | ".join([*cells, result["started"][:10]]) + " |"
+
+
+def _check_row(result: dict[str, Any]) -> None:
+    """Refuse runs that are no table's row: held-out deals, or the agent inside the dealer's processes."""
+    if _held_out(result):
+        raise ValueError("a run on held-out deals is not a leaderboard row: the leaderboard's rows are runs on the "
+                         "suite's deals, which others pair with")
+    if _in_dealer(result):
+        raise ValueError(f"a run with the agent inside the dealer's processes (isolation {result['isolation']}) is "
+                         f"not a leaderboard row: run it with isolation process")
+
+
+def _held_out(result: dict[str, Any]) -> bool:
+    """Whether ``result`` was played on held-out deals (``run_benchmark(holdout=...)``), not the suite's."""
+    return result.get("deal_set") == "holdout"
+
+
+def _in_dealer(result: dict[str, Any]) -> bool:
+    """Whether the agent ran inside the dealer's processes (``isolation`` seating or none; results from before
+    the seat protocol carry no ``isolation`` and are the leaderboard's older rows)."""
+    return result.get("isolation") in ("seating", "none")
+
+
+def _deal_set(result: dict[str, Any]) -> str:
+    if _held_out(result):
+        return f"held-out deals from secret {result['holdout']}, not the suite's"
+    return f"deals, seed {result['seed']}"
+
+
+def leaderboard_row(result: dict[str, Any], robustness: str | None = None) -> str:
+    """The result's row in the leaderboard tables of docs/benchmark.md: agent, tier (deals), ladder margin,
+    the margin against each rung, mean milliseconds per decision over the rungs, the ``robustness`` cell where
+    the table has that column (:func:`hearts_env.evaluation.exploit.track.robustness_cell`), and the day it started."""
+    _check_row(result)
+    if result.get("track", "ladder") != "ladder":
+        raise ValueError("a run of the reference track is a row of the reference table (reference_row)")
+    times = [r["seconds_per_decision"] for r in result["rungs"].values()]
+    per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
+    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})",
+             f"**{format_interval(result['headline'])}**",
+             *(format_interval(r["margin"]) for r in result["rungs"].values()), per_move,
+             *(() if robustness is None else (robustness,)), result["started"][:10]]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _label(result: dict[str, Any]) -> str:
+    """The agent's spec, with its weights' checksum when it has weights (two builds of ``ppo`` differ there)."""
+    weights = result.get("agent_weights")
+    return result["agent"] if not weights else f"{result['agent']} (weights {weights['sha256'][:12]})"
+
+
+def _weights(result: dict[str, Any]) -> str:
+    """The agent's weights file and checksum, for agents that play with one (older results lack it)."""
+    weights = result.get("agent_weights")
+    return "" if not weights else f" Agent weights: {weights['file']}, SHA-256 {weights['sha256'][:16]}…."
+
+
+def plot_ladder(result: dict[str, Any], path: str | Path) -> None:
+    """The agent's margin against each opponent with its 95% interval (matplotlib, the ``arena`` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("plots need matplotlib: pip install 'hearts-env[arena]'") from None
+    names = [*result["rungs"], "ladder"]
+    figures = [r["margin"] for r in result["rungs"].values()] + [result["headline"]]
+    means = np.array([f["mean"] for f in figures])
+    lo = np.array([f["mean"] if f["ci95"] is None else f["ci95"][0] for f in figures])
+    hi = np.array([f["mean"] if f["ci95"] is None else f["ci95"][1] for f in figures])
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 1.5))
+    ax.errorbar(means, range(len(names)), xerr=[means - lo, hi - means], fmt="o",
+                capsize=4)
+    ax.axvline(0, color="grey", lw=1)
+    ax.set(yticks=range(len(names)), yticklabels=names,
+           xlabel="margin, points per deal (opponent - agent; 95% interval)",
+           title=f"hearts-bench {result['suite']} {result['tier']}: {result['agent']}")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+class IncomparableResults(ValueError):
+    """Two results of different suites, tiers, rules, formats or ladders."""
+
+
+def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Compare two results of one suite, rules and format: per opponent, and for the ladder margin, A's
+    margin minus B's with its 95% interval and p. Positive: A did better. On the same deals (one seed:
+    the suite's, or one held-out secret) the margins are paired deal for deal over the deals both played
+    — all of them, or the smaller tier's, which are the first deals of the larger — with the bootstrap
+    interval and signed-rank p; on different deals (held-out against the suite's) they are compared
+    unpaired (Welch's t interval and p, wider), and ``paired`` is False."""
+    for name, result in (("A", a), ("B", b)):
+        if not isinstance(result, dict) or result.get("benchmark") != "hearts-bench" or "rungs" not in result:
+            raise IncomparableResults(f"{name} is not a result of hearts-env benchmark (its result.json)")
+    for key in COMPARABLE:
+        if a.get(key) != b.get(key):
+            raise IncomparableResults(f"the results differ in {key} ({a.get(key)!r} vs {b.get(key)!r}): only runs of "
+                                      f"one suite, rules and format compare")
+    ladder_a = {n: r["spec"] for n, r in a["rungs"].items()}
+    ladder_b = {n: r["spec"] for n, r in b["rungs"].items()}
+    if ladder_a != ladder_b:
+        raise IncomparableResults(f"the results were played against different opponents ({ladder_a} vs {ladder_b})")
+    # one seed, one set of deals: deal k is the same deal in every tier, so a quick run and a full run
+    # pair on the quick tier's deals, the first of both
+    same_deals = a.get("seed") == b.get("seed")
+    common = min(a["deals"], b["deals"])
+
+    def difference(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
+        return paired(x[:common] - y[:common]) if same_deals else unpaired(x, y)
+
+    rungs = {name: difference(np.array(a["rungs"][name]["per_deal_margin"]),
+                              np.array(b["rungs"][name]["per_deal_margin"])) for name in ladder_a}
+    both = [np.mean([a["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0),
+            np.mean([b["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0)]
+    return {"a": _label(a), "b": _label(b), "suite": a["suite"], "tier": a["tier"], "rules": a["rules"],
+            "format": a["format"], "paired": same_deals, "deals": [_deals(a), _deals(b)], "rungs": rungs,
+            "ladder": difference(both[0], both[1])}
+
+
+def _deals(result: dict[str, Any]) -> str:
+    held_out = " held-out" if _held_out(result) else ""
+    return f"{result['tier']} ({result['deals']}{held_out} deals)"
+
+
+def format_compare(c: dict[str, Any]) -> str:
+    if c["paired"]:
+        test = "Wilcoxon p"
+        how = (f"the same {c['deals'][0]}, paired deal for deal" if c["deals"][0] == c["deals"][1] else
+               f"A {c['deals'][0]} and B {c['deals'][1]}, paired deal for deal on the {c['ladder']['deals']} "
+               f"deals both played (the first of each)")
+    else:
+        how, test = (f"different deals, A {c['deals'][0]} and B {c['deals'][1]}: unpaired, so the intervals are "
+                     f"wider than a paired comparison's"), "Welch t p"
+    lines = [f"A = {c['a']}, B = {c['b']} (suite {c['suite']}, `{c['rules']}`, {c['format']}; {how}): "
+             f"A's margin minus B's, points per deal; positive: A did better", "",
+             f"| opponent | A − B, 95% | {test} | deals |", "|---|---|---|---|"]
+    for name, f in [*c["rungs"].items(), ("ladder", c["ladder"])]:
+        deals = f["deals"] if c["paired"] else " / ".join(map(str, f["deals"]))
+        lines.append(f"| {name} | {format_interval(f)} | {_p(f)} | {deals} |")
+    return "\n".join(lines)

@@ -1,0 +1,399 @@
+"""Running one agent through a suite's ladder: checks first, each rung an arena tournament written as it
+goes (resumable), then the figures, the Markdown table, the JSON and the plot."""
+
+from __future__ import annotations
+
+import calendar
+import hashlib
+import json
+import os
+import platform
+import re
+import secrets
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hearts_env import __version__
+from hearts_env.agents import AgentSpec, make_agent
+from hearts_env.evaluation.arena.game import SeatOptions
+from hearts_env.evaluation.arena.pause import RunPaused, pausable
+from hearts_env.evaluation.arena.runner import check_jobs, probe_agent, run_arena
+from hearts_env.evaluation.benchmark.checks import (
+    BenchmarkCheckFailed,
+    check_even,
+    check_ladder,
+    check_totals,
+    ladder_check,
+)
+from hearts_env.evaluation.benchmark.report import markdown, plot_ladder
+from hearts_env.evaluation.benchmark.stats import headline, per_deal, require_statistics, rung_figures
+from hearts_env.evaluation.benchmark.suite import (
+    FORMATS,
+    HEADLINES,
+    Rung,
+    Suite,
+    deals_fingerprint,
+    format_seatings,
+    get_suite,
+    holdout_seeds,
+)
+from hearts_env.evaluation.seat import Sandbox, SeatError, seated_agent
+from hearts_env.evaluation.seat.sandbox import describe_limits
+from hearts_env.rules import Rules
+
+CHECK_AGENT = "greedy"
+"""The deterministic agent of the even check (it draws no random numbers)."""
+CHECK_DEALS = 8
+"""Deals of the even check: two of each pass direction."""
+
+
+AGENT_ISOLATION = {"process": "the agent plays from a sandboxed program of its own through the seat protocol",
+             "seating": "the agent runs inside the dealer's worker processes (fresh ones per seating pass)",
+             "none": "the agent runs inside the dealer's worker processes"}
+"""How the agent under test is kept from the dealer; only ``process`` makes a leaderboard row."""
+MOVE_TIME_LIMIT = 10.0
+"""Seconds a decision of the agent may take by default; its program is killed and the game forfeited past it."""
+
+
+def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick", preset: str = "standard",
+                  format: str = "solo", out: str | os.PathLike | None = None, resume: bool = False,
+                  jobs: int | None = None, progress: bool = False, isolation: str = "process",
+                  rungs: Sequence[str] | None = None, holdout: int | None = None,
+                  move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
+                  agent_secret: int | None = None, track: str = "ladder", extend: bool = False) -> dict[str, Any]:
+    """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
+    on the tier's deals under the preset's rules, and return the result (also written to ``out``:
+    ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
+    continues). Raises :class:`BenchmarkCheckFailed` when a self-check fails.
+
+    ``holdout``: play held-out deals instead of the suite's published ones — dealt from a secret
+    (:func:`~hearts_env.evaluation.benchmark.suite.draw_holdout`; keep it to resume or reproduce the run) that
+    no agent can know in advance, with agent seeds that do not reveal it. The suite's deals are
+    public, so an agent could look its hand up among them; an honest agent's margins on held-out deals
+    agree with its suite run's (``compare`` pairs nothing then: it compares the two unpaired).
+
+    ``isolation="process"`` (the default, and the only mode of a leaderboard row) plays the agent from a
+    program of its own (``hosted:SPEC``, :mod:`hearts_env.evaluation.seat.host`) under ``sandbox``: it never shares
+    a process with the dealer, the ladder or the bookkeeping, is killed past ``move_time_limit`` seconds
+    a decision, and gets seeds digested with ``agent_secret`` (drawn per run unless given; published in
+    the result when the run ends), so no seed tells it which deal it plays. Every sitting of the run is
+    logged in ``sittings.jsonl``; :func:`~hearts_env.evaluation.benchmark.verify.verify_run` checks a finished run.
+
+    ``extend``: continue the run in ``out`` — paused or finished, of a smaller tier — on ``tier``, keeping every
+    game it played (deal *k* is the same in every tier, so a tier's deals are the first of every larger one's);
+    its earlier result files are kept as ``result.<its tier>.json`` and ``.md``.
+    """
+    spec = spec.text if isinstance(spec, AgentSpec) else spec  # the result and the records keep the text as written
+    the_suite, deals, rules, seatings, ladder = _checked_arguments(spec, suite, tier, preset, format, jobs, isolation,
+                                                                   rungs, holdout, agent_secret, track)
+    sandbox = sandbox or Sandbox()
+    played = played_spec(spec, isolation)
+    folder_path = Path(out).absolute() if out is not None else None
+    seats = SeatOptions(sandbox=replace(sandbox, hidden=(*sandbox.hidden, str(folder_path))) if folder_path else
+                        sandbox, secret=None)
+    cache_folder = tempfile.TemporaryDirectory(prefix="hearts-bench-seat-cache-")  # removed when the run ends
+    cache = cache_folder.name  # the agent's compiled kernels, copied to each of its programs
+    weights = _weights(spec, played, rules, seats, cache)  # a bad spec fails before anything is played
+    for rung in ladder:  # and so does an opponent that cannot take its seat (xinxin not built, pyspiel missing):
+        probe_agent(rung.spec, rules, seats)  # found at its first game, it would leave a stopped sitting
+    manifest: dict[str, Any] = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset,
+                                "format": format, "agent": spec, "isolation": isolation,
+                                "move_time_limit": move_time_limit}
+    if track != "ladder":  # a ladder run's manifest stays as it was, so runs begun before tracks resume
+        manifest["track"] = track
+    if isolation == "process":
+        manifest["seat"] = describe_limits(sandbox)
+    if weights is not None:  # resuming with other weights behind the same spec would mix two agents
+        manifest["agent_weights_sha256"] = weights["sha256"]
+    if holdout is not None:
+        manifest["holdout"] = holdout
+    seed, agent_seed = (the_suite.seed(preset), None) if holdout is None else holdout_seeds(holdout)
+    published = the_suite.fingerprints.get((preset, tier)) if holdout is None else None
+    if published is not None and deals_fingerprint(rules, seed, deals) != published:
+        raise BenchmarkCheckFailed(f"self-check failed: this installation deals other cards than suite {suite} "
+                                   f"({preset}, {tier}) published (a NumPy release that changed its random streams?); "
+                                   f"its results would not be comparable")
+    if extend:
+        _extend(folder_path, manifest, the_suite, agent_secret)
+    folder = _prepare(folder_path, resume or extend, manifest, agent_secret)
+    secret = _agent_secret(folder, agent_secret)
+    seats = replace(seats, secret=secret, cache=cache)
+    sitting = Sittings(folder)
+    if holdout is not None:
+        deals_check = "held-out deals, not the suite's: for comparing with a run on the suite's deals"
+    else:
+        deals_check = "the deals' fingerprint is the suite's" if published is not None else "no published fingerprint"
+    check_ladder(the_suite, preset, ladder)
+    check = run_arena([CHECK_AGENT, CHECK_AGENT], deals=min(CHECK_DEALS, deals), rules=rules, seed=seed, jobs=1,
+                      isolation="none", only_seatings=seatings, agent_seed=agent_seed)
+    check_totals(check)
+    check_even(*per_deal(check, min(CHECK_DEALS, deals)), CHECK_AGENT)
+
+    started = time.time()
+    figures = {}
+    sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier)
+    try:
+        with pausable() as pause:  # a first SIGINT/SIGTERM finishes the games in play, then stops the sitting
+            for k, rung in enumerate(ladder):
+                if pause.asked:  # between two rungs: nothing in play
+                    raise RunPaused(f"paused before the games against {rung.name}; resume continues")
+                if progress:
+                    print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals x {len(seatings)} "
+                          f"seatings", file=sys.stderr)
+                path = folder / f"{rung.name}.jsonl" if folder is not None else None
+                records = run_arena([played, rung.spec], deals=deals, rules=rules, seed=seed, jobs=jobs, out=path,
+                                    resume=path is not None and path.exists(), progress=progress,
+                                    isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
+                                    agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats)
+                check_totals(records)
+                figures[rung.name] = {"spec": rung.spec,
+                                      **rung_figures(records, deals, opponent_time=track == "reference")}
+    except RunPaused as e:
+        sitting.end(public_message(str(e), folder)[:500])  # "paused: ...": no game abandoned
+        raise
+    except BaseException as e:
+        sitting.end(public_message(f"stopped: {type(e).__name__}: {e}", folder)[:500])
+        raise
+    finally:
+        cache_folder.cleanup()
+    sitting.end("finished")
+    result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
+              "format": format, "format_meaning": FORMATS[format], "track": track, "agent": public_spec(spec),
+              "agent_weights": weights,
+              "deals": deals, "deal_set": "suite" if holdout is None else "holdout", "seed": seed,
+              **({} if holdout is None else {"holdout": holdout}),
+              "package_version": __version__, "hardware": hardware(),
+              "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+              "seconds": round(_earlier_seconds(sitting.summary()[:-1]) + time.time() - started, 1),
+              "isolation": isolation, "move_time_limit": move_time_limit,
+              **({"seat": manifest["seat"]} if "seat" in manifest else {}),
+              "agent_secret": secret, "sittings": sitting.summary(),
+              "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
+                         "totals": "every deal's points sum to the rules' total",
+                         "deals": deals_check,
+                         "ladder": ladder_check(the_suite, preset, ladder)},
+              "headline": {"name": HEADLINES[track], **headline(figures)}, "rungs": figures}
+    if folder is not None:
+        (folder / "result.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+        (folder / "result.md").write_text(markdown(result) + "\n")
+        try:
+            plot_ladder(result, folder / "ladder.png")
+        except ImportError as e:
+            print(f"hearts-env benchmark: no plot ({e})", file=sys.stderr)
+    return result
+
+
+_MACHINE_FOLDERS = re.compile(r"(?<![\w.~/])(?:/|[A-Za-z]:[\\/])(?:[^\s'\",()\\/]+[\\/])+")
+"""The folders of an absolute path (POSIX or Windows) in a spec or a message, up to the file's name."""
+
+
+def public_spec(spec: str) -> str:
+    """``spec`` as a result records it: every absolute path it names reduced to the file's name
+    (``apprentice(weights='/home/me/runs/a.npz')`` -> ``apprentice(weights='a.npz')``). A result names no path of
+    the machine it ran on; the file itself is named by its name and SHA-256 (``agent_weights``)."""
+    return _MACHINE_FOLDERS.sub("", spec)
+
+
+def public_message(message: str, folder: Path | None) -> str:
+    """``message`` as a result records it: the run's folder left out of every path in it, any other absolute
+    path reduced to the file's name (as :func:`public_spec`)."""
+    if folder is not None:
+        message = message.replace(f"{folder}{os.sep}", "")
+    return public_spec(message)
+
+
+def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: str, jobs: int | None,
+                       isolation: str, rungs: Sequence[str] | None, holdout: int | None, agent_secret: int | None,
+                       track: str) -> tuple[Suite, int, Rules, list[int], tuple[Rung, ...]]:
+    """:func:`run_benchmark`'s arguments checked, each refusal one line naming what is allowed: the suite, its
+    tier's deals, the preset's rules, the format's seatings and the rungs to play."""
+    if isolation not in AGENT_ISOLATION:
+        raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(AGENT_ISOLATION)}")
+    if agent_secret is not None and (isinstance(agent_secret, bool) or not isinstance(agent_secret, int)
+                                     or agent_secret < 0):
+        raise ValueError(f"agent_secret must be an integer >= 0, got {agent_secret!r}")
+    check_jobs(jobs)
+    require_statistics()  # a missing scipy would otherwise end the run after its first rung
+    the_suite = get_suite(suite)
+    deals = the_suite.deals(tier)
+    rules = the_suite.rules(preset)
+    seatings = format_seatings(format)
+    ladder = the_suite.opponents(track, rungs)
+    if holdout is not None and (isinstance(holdout, bool) or not isinstance(holdout, int) or holdout < 0):
+        raise ValueError(f"holdout must be an integer >= 0 (the secret the held-out deals are dealt from; "
+                         f"draw_holdout() draws one), got {holdout!r}")
+    parsed = AgentSpec.parse(spec)
+    if parsed.scheme == "hosted":
+        raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
+                         f"its own (isolation='process')")
+    if parsed.seated and isolation != "process":
+        raise ValueError(f"{spec!r} is a program of its own: it plays with isolation='process' only")
+    return the_suite, deals, rules, seatings, ladder
+
+
+def played_spec(spec: str, isolation: str) -> str:
+    """The spec the agent's seats carry in a run's records: a Python spec seated behind the host
+    (``hosted:SPEC``) under process isolation; a program's ``seat:COMMAND`` as it is."""
+    return spec if isolation != "process" or AgentSpec.parse(spec).seated else f"hosted:{spec}"
+
+
+def _weights(spec: str, played: str, rules: Any, seats: SeatOptions, cache: str) -> dict[str, str] | None:
+    """The weights the agent plays with, and a check that it can play the rules: a seated agent's program
+    is started once and asked (the dealer never builds the agent itself); warming up, before any deal of
+    the run, it fills ``cache`` with its compiled kernels for the run's programs."""
+    if not AgentSpec.parse(played).seated:
+        return agent_weights(make_agent(spec))
+    probe = seated_agent(played, sandbox=seats.sandbox, cache=cache, fill_cache=True)
+    try:
+        info = probe.start()
+        probe.reset(rules, 0, seed=0)
+    except SeatError as e:
+        raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
+    finally:
+        probe.close()
+    weights = info.get("weights")
+    return weights if isinstance(weights, dict) else None
+
+
+def agent_weights(agent: Any) -> dict[str, str] | None:
+    """The file name and SHA-256 of the weights ``agent`` plays with (its ``weights_file``), or None."""
+    path = getattr(agent, "weights_file", None)
+    if path is None:
+        return None
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return {"file": Path(path).name, "sha256": digest}
+
+
+def _prepare(folder: Path | None, resume: bool, manifest: dict[str, Any], agent_secret: int | None) -> Path | None:
+    """Create the output folder (and the folders holding it; mode 0700), or check that ``resume`` continues the
+    same run."""
+    if folder is None:
+        if resume:
+            raise ValueError("resume needs the output folder of the run to continue (out=, --out)")
+        return None
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder} is a file; out= (--out) names the folder the run is written to")
+    stored = folder / "manifest.json"
+    if stored.exists():
+        if not resume:
+            raise FileExistsError(f"{folder} holds a benchmark run: pass resume=True (--resume) to continue it, "
+                                  f"or choose another folder")
+        previous = json.loads(stored.read_text())
+        kept = previous.pop("agent_secret", None)
+        if agent_secret is not None and kept is not None and kept != agent_secret:
+            raise ValueError(f"{folder} was played with another agent secret; resume it without --agent-secret")
+        if previous != manifest:
+            differ = ", ".join(f"{k}: {previous.get(k)!r} there, {manifest.get(k)!r} now"
+                               for k in [*manifest, *(k for k in previous if k not in manifest)]
+                               if previous.get(k) != manifest.get(k))
+            raise ValueError(f"{folder} holds another benchmark run ({differ}); choose another folder")
+        return folder
+    if folder.exists() and any(folder.iterdir()):
+        raise FileExistsError(f"{folder} is not empty and holds no benchmark run; choose another folder")
+    folder.parent.mkdir(parents=True, exist_ok=True)  # runs/… in a fresh clone
+    folder.mkdir(mode=0o700, exist_ok=True)
+    folder.chmod(0o700)
+    secret = agent_secret if agent_secret is not None else secrets.randbits(63)
+    stored.write_text(json.dumps({**manifest, "agent_secret": secret}, indent=1) + "\n")
+    return folder
+
+
+def _extend(folder: Path | None, manifest: dict[str, Any], suite: Suite, agent_secret: int | None) -> None:
+    """Make the run in ``folder`` a run of ``manifest``'s larger tier: check that nothing else differs, rewrite
+    its manifest, and set its result files of the smaller tier aside (they no longer describe the folder)."""
+    if folder is None or not (folder / "manifest.json").exists():
+        raise ValueError(f"extend continues a run on a larger tier: {folder or 'no folder (out=, --out)'} holds no "
+                         f"benchmark run")
+    stored = folder / "manifest.json"
+    previous = json.loads(stored.read_text())
+    before, after = previous.get("tier"), manifest["tier"]
+    if before == after:
+        raise ValueError(f"{folder} is a run of tier {after} already: resume it (resume=True, --resume) to continue")
+    if before not in suite.tiers or suite.tiers[before] >= suite.tiers[after]:
+        raise ValueError(f"{folder} is a run of tier {before!r}; extend grows a run to a tier of more deals, and "
+                         f"{after} has {suite.tiers[after]:,}")
+    _prepare(folder, True, {**manifest, "tier": before}, agent_secret)  # raises, naming anything else that differs
+    for name in ("result.json", "result.md"):
+        if (folder / name).exists():
+            (folder / name).rename(folder / name.replace("result.", f"result.{before}."))
+    (folder / "ladder.png").unlink(missing_ok=True)
+    stored.write_text(json.dumps({**previous, "tier": after}, indent=1) + "\n")
+
+
+def _agent_secret(folder: Path | None, given: int | None) -> int:
+    """The secret of the agent's seeds: the run's (kept in its manifest), the one given, or a new one."""
+    if folder is not None:
+        return int(json.loads((folder / "manifest.json").read_text())["agent_secret"])
+    return given if given is not None else secrets.randbits(63)
+
+
+def _count(folder: Path | None, rung: str) -> int:
+    path = folder / f"{rung}.jsonl" if folder is not None else None
+    if path is None or not path.exists():
+        return 0
+    return sum(1 for line in path.read_bytes().splitlines() if line.strip())
+
+
+class Sittings:
+    """The log of a run's sittings (``sittings.jsonl``): when each began, what was already played, and how it
+    ended. A sitting with no end line died with its dealer (killed, power lost); its games in play were
+    played again by the next sitting, and the log says so."""
+
+    def __init__(self, folder: Path | None):
+        self.path = folder / "sittings.jsonl" if folder is not None else None
+        self.entries: list[dict[str, Any]] = []
+        if self.path is not None and self.path.exists():
+            self.entries = [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
+
+    def _write(self, entry: dict[str, Any]) -> None:
+        self.entries.append(entry)
+        if self.path is not None:
+            with self.path.open("a") as f:
+                f.write(json.dumps(entry) + "\n")
+
+    def begin(self, played: dict[str, int], tier: str) -> None:
+        self._write({"sitting": self.count() + 1, "began": _now(), "hearts_env": __version__, "tier": tier,
+                     "played": played, "machine": hardware()})
+
+    def end(self, status: str) -> None:
+        self._write({"sitting": self.count(), "ended": _now(), "status": status})
+
+    def count(self) -> int:
+        return sum(1 for e in self.entries if "began" in e)
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Each sitting: when it began and ended (None: it died with its dealer), its status, how many games of
+        each rung were already played when it began, and the tier it played (a run can be extended)."""
+        out: list[dict[str, Any]] = []
+        for e in self.entries:
+            if "began" in e:
+                out.append({"began": e["began"], "ended": None, "status": "died with its dealer",
+                            "played_before": e["played"], **({"tier": e["tier"]} if "tier" in e else {})})
+            elif out:
+                out[-1].update(ended=e["ended"], status=e["status"])
+        return out
+
+
+def _earlier_seconds(sittings: list[dict[str, Any]]) -> float:
+    """The wall time of earlier sittings, from their timestamps (a sitting that died has no end: not counted)."""
+    def at(stamp: str) -> float:
+        return calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ"))
+
+    return float(sum(at(s["ended"]) - at(s["began"]) for s in sittings if s["ended"] is not None))
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def hardware() -> dict[str, Any]:
+    """The machine and software a result was measured on (the seconds per decision depend on them)."""
+    return {"machine": platform.machine(), "processor": platform.processor() or None, "cpus": os.cpu_count(),
+            "system": platform.platform(), "python": platform.python_version(), "numpy": np.__version__}

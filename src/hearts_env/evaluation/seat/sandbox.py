@@ -1,0 +1,224 @@
+"""Where a seat's program runs: an empty working directory, an environment and argv that name nothing of
+the run, resource limits, and on Linux a bubblewrap sandbox (docs/benchmark.md, "Threat model").
+
+``bwrap`` mode (the default where ``bwrap`` is installed; Debian/Ubuntu package ``bubblewrap``): the
+program sees the file system read-only, a private empty ``/tmp`` as its working directory, the paths
+it is kept from (the run's output folder: its records and any held-out secret) covered by empty ones,
+its own user (uid 65534, no capabilities), PID, network, IPC and UTS namespaces (no other process of
+the machine, no network), and it dies with its dealer. It works as root in a container and as any user
+where unprivileged user namespaces are allowed. Its
+options reach bubblewrap through a file descriptor (``--args``), so the program cannot read from
+``/proc`` even the paths it is kept from. ``basic`` mode keeps only the working directory, the environment and the
+limits: for machines without bubblewrap, and not for results others should trust.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+MODES = ("auto", "bwrap", "basic")
+NOBODY = 65534
+KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL", "TZ")
+"""Variables a seat keeps from the dealer's environment: machine facts that change no result, but without
+which some libraries misbehave (OpenBLAS on some processors). Besides :data:`PROGRAM_VARIABLES`, nothing else passes."""
+PROGRAM_VARIABLES = ("HEARTS_ENV_XINXIN",)  # = hearts_env.evaluation.reference.xinxin.DRIVER_ENV, written out:
+# the sandbox imports no agent code; tests/test_xinxin.py seats xinxin through it by that variable
+"""Variables naming a reference program that a seat starts (the xinxin driver, docs/reference.md): kept, and the
+file each names kept visible, so that ``hosted:xinxin`` finds the driver a user pointed it at. They name nothing
+of the run, and the program is one any seat could start anyway."""
+
+
+class SandboxError(RuntimeError):
+    """The sandbox asked for cannot be had on this machine."""
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How seat programs are confined (see the module docstring). Limits apply per seat process."""
+
+    mode: str = "auto"
+    memory_bytes: int | None = 8 << 30
+    """Address-space limit (``RLIMIT_AS``); a program that needs more fails its allocation and, usually, dies."""
+    cpu_seconds: int | None = 3600
+    """CPU time one seat process may use in its life (``RLIMIT_CPU``; it plays at most 200 deals)."""
+    hidden: tuple[str, ...] = ()
+    """Paths the program must not see (the run's output folder or results file)."""
+    visible: tuple[str, ...] = ()
+    """Paths the program reads that the sandbox would cover (its own files under ``/tmp``): shown read-only."""
+    log: str | None = None
+    """A file the program's stderr is appended to (for debugging an agent); by default it is discarded."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"sandbox mode {self.mode!r} is not valid; valid: {', '.join(MODES)}")
+        for name in ("memory_bytes", "cpu_seconds"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"Sandbox {name} must be an integer >= 1 (or None: no limit), got {value!r}")
+
+    def resolved(self) -> str:
+        """The mode this machine gives: ``auto`` is ``bwrap`` where it works, else ``basic``."""
+        if self.mode == "basic":
+            return "basic"
+        if bwrap_works():
+            return "bwrap"
+        if self.mode == "bwrap":
+            raise SandboxError("the bwrap sandbox needs bubblewrap on Linux (apt-get install bubblewrap) and user "
+                               "namespaces (allowed for root, and for other users on most distributions); or choose "
+                               "--sandbox basic")
+        return "basic"
+
+    def describe(self) -> str:
+        """The mode in force and who the program runs as, for the run's manifest."""
+        mode = self.resolved()
+        return mode
+
+
+_BWRAP_WORKS: bool | None = None
+
+
+def bwrap_works() -> bool:
+    """Whether a bubblewrap sandbox starts here (checked once per process)."""
+    global _BWRAP_WORKS
+    if _BWRAP_WORKS is None:
+        _BWRAP_WORKS = False
+        if sys.platform.startswith("linux") and shutil.which("bwrap"):
+            try:
+                probe = subprocess.run(["bwrap", "--ro-bind", "/", "/", "--unshare-all",
+                                        "--die-with-parent", "true"], capture_output=True, timeout=30)
+                _BWRAP_WORKS = probe.returncode == 0
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+    return _BWRAP_WORKS
+
+
+class Launched:
+    """A started seat program: its process and the folders made for it (removed by :meth:`cleanup`)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], folders: list[str]):
+        self.process = process
+        self.folders = folders
+
+    def kill(self) -> None:
+        """End the program and everything it started (its process group; the sandbox's PID namespace)."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+        self.cleanup()
+
+    def cleanup(self) -> None:
+        for folder in self.folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        self.folders = []
+
+
+def environment(home: str) -> dict[str, str]:
+    """The whole environment of a seat program: one thread per native pool, a writable home, nothing of
+    the dealer's but :data:`KEPT_VARIABLES`."""
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+           "NUMBA_NUM_THREADS": "1", "NUMBA_CACHE_DIR": f"{home}/numba-cache", "MPLBACKEND": "Agg"}
+    env.update({k: os.environ[k] for k in (*KEPT_VARIABLES, *PROGRAM_VARIABLES) if k in os.environ})
+    return env
+
+
+def program_paths() -> list[str]:
+    """The files that :data:`PROGRAM_VARIABLES` name here."""
+    return [os.path.abspath(os.environ[k]) for k in PROGRAM_VARIABLES if os.environ.get(k)]
+
+
+def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -> Launched:
+    """Start ``command`` as a seat program under ``sandbox``, its stdin and stdout pipes to the caller.
+    ``cache``: a folder the program may write and keep between its restarts (Numba's compiled kernels);
+    it is the program's own, never read by the dealer."""
+    mode = sandbox.resolved()
+    stderr: Any = subprocess.DEVNULL if sandbox.log is None else open(sandbox.log, "ab")  # noqa: SIM115
+    limits = (sandbox.memory_bytes, sandbox.cpu_seconds)
+    if mode == "basic":
+        home = tempfile.mkdtemp(prefix="hearts-seat-")
+        env = environment(home)
+        if cache is not None:
+            env["NUMBA_CACHE_DIR"] = cache
+        try:
+            process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=stderr, cwd=home, env=env, close_fds=True,
+                                       start_new_session=True, preexec_fn=lambda: _limit(*limits))
+        finally:
+            _close(stderr)
+        return Launched(process, [home])
+    home = "/tmp"
+    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
+            "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL",
+            "--die-with-parent", "--new-session", "--clearenv", "--chdir", home]
+    env = environment(home)
+    if cache is not None:
+        args += ["--bind", cache, "/tmp/numba-cache"]
+    for path in dict.fromkeys((*python_paths(), *program_paths(), *sandbox.visible)):  # under /tmp, which it covers
+        if os.path.realpath(path).startswith("/tmp/") and os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    for path in sandbox.hidden:  # a path made later is made before any program that must not see it starts
+        if Path(path).is_dir():
+            args += ["--tmpfs", path]
+        elif Path(path).exists():
+            args += ["--ro-bind", "/dev/null", path]
+    for name, value in env.items():
+        args += ["--setenv", name, value]
+    read, write = os.pipe()
+    os.write(write, b"".join(a.encode() + b"\0" for a in args))
+    os.close(write)
+    try:
+        process = subprocess.Popen(["bwrap", "--args", str(read), "--", *command], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=stderr, cwd="/", env={},
+                                   pass_fds=(read,), start_new_session=True, preexec_fn=lambda: _limit(*limits))
+    finally:
+        os.close(read)
+        _close(stderr)  # the program has its own copy
+    return Launched(process, [])
+
+
+def _close(stream: Any) -> None:
+    if hasattr(stream, "close"):
+        stream.close()
+
+
+def python_paths() -> list[str]:
+    """Where this Python and its packages live (the interpreter, the environment, every import path): a
+    seat's program needs them, and a checkout or virtual environment may sit under ``/tmp``."""
+    paths = [os.path.dirname(sys.executable), os.path.dirname(os.path.realpath(sys.executable)), sys.prefix,
+             sys.base_prefix, *sys.path]
+    for package in ("hearts_env", "hearts_baselines"):  # an editable install maps them without a sys.path entry
+        spec = importlib.util.find_spec(package)
+        paths += [os.path.dirname(folder) for folder in (spec.submodule_search_locations or [])] if spec else []
+    return [os.path.abspath(p) for p in paths if p and os.path.abspath(p) != "/tmp"]
+
+
+def private_folder(prefix: str) -> str:
+    """A new folder for a seat program's own files (the dealer never reads it)."""
+    return tempfile.mkdtemp(prefix=prefix)
+
+
+def _limit(memory: int | None, cpu: int | None) -> None:
+    """Runs in the child before ``exec``: the resource limits, and no core files."""
+    for which, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0)):
+        if value is not None:
+            resource.setrlimit(which, (value, value))
+
+
+def describe_limits(sandbox: Sandbox) -> dict[str, Any]:
+    """The limits in force, for the run's manifest."""
+    return {"sandbox": sandbox.describe(), "memory_bytes": sandbox.memory_bytes, "cpu_seconds": sandbox.cpu_seconds}

@@ -1,0 +1,54 @@
+"""The spec schemes of seated agents, registered through the entry-point group ``hearts_env.agent_schemes``:
+``seat:COMMAND`` (a program that speaks the seat protocol) and ``hosted:SPEC`` (a Python agent spec behind the host
+program). :func:`seated_agent` builds either under the dealer's sandbox and secret."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+
+from hearts_env.agents import AgentError, AgentSpec, Scheme
+from hearts_env.evaluation.seat.client import SeatAgent, host_command
+from hearts_env.evaluation.seat.sandbox import Sandbox
+
+
+def seated_agent(spec: str | AgentSpec, sandbox: Sandbox | None = None, secret: int | None = None,
+                 cache: str | None = None, fill_cache: bool = False) -> SeatAgent:
+    """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
+    (docs/seat-protocol.md; words of the command that name files here are made absolute paths);
+    ``hosted:SPEC`` runs agent ``SPEC`` behind the host program (:mod:`hearts_env.evaluation.seat.host`),
+    importing agent modules from the working folder too."""
+    parsed = AgentSpec.parse(spec)
+    if parsed.scheme == "seat":
+        words = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w
+                 for w in shlex.split(parsed.target)]
+        files = tuple(w for w in words if os.path.isabs(w) and os.path.exists(w))
+        return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret, cache=cache,
+                         fill_cache=fill_cache)  # it runs in an empty folder of its own
+    if parsed.scheme != "hosted":
+        raise AgentError(f"agent spec {parsed.text!r} is not seated; seated specs are 'seat:COMMAND' and "
+                         "'hosted:SPEC'")
+    inner = AgentSpec.parse(parsed.target)
+    if inner.seated:
+        raise AgentError(f"agent spec {parsed.text!r}: 'hosted:' takes the spec of a Python agent, "
+                         "e.g. 'hosted:heuristic'")
+    files = (os.getcwd(),)
+    if inner.scheme == "sb3":  # the model file, as the host will resolve it
+        files += (os.path.abspath(inner.target),)
+    return SeatAgent(host_command(inner.text, paths=[os.getcwd()]), sandbox=_showing(sandbox, files), secret=secret,
+                     cache=cache, fill_cache=fill_cache)
+
+
+def _showing(sandbox: Sandbox | None, files: tuple[str, ...]) -> Sandbox:
+    """``sandbox`` with ``files`` (the agent's own) kept visible in it."""
+    base = sandbox or Sandbox()
+    return dataclasses.replace(base, visible=(*base.visible, *files))
+
+
+SEAT = Scheme("seat", seated_agent, body="verbatim", seated=True, needs="the command of a program",
+              example="seat:node bot.js")
+HOSTED = Scheme("hosted", seated_agent, body="verbatim", seated=True, needs="the spec of a Python agent",
+                example="hosted:heuristic")
+
+__all__ = ["HOSTED", "SEAT", "seated_agent"]
