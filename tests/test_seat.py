@@ -211,3 +211,39 @@ def test_what_a_program_prints_goes_to_its_log_not_to_the_dealer(tmp_path, monke
         agent.close()
     assert card == honest.act(SeatView.of(deal, deal.current)) != 0  # not the '{"card": 0}' it printed
     assert "{garbage" in log.read_text() and "noise" in log.read_text()
+
+
+def test_the_kernel_cache_copy_takes_regular_files_only_within_its_limits(tmp_path, monkeypatch):
+    from hearts_env.evaluation.seat import sandbox
+
+    source, target = tmp_path / "source", tmp_path / "target"
+    (source / "sub").mkdir(parents=True)
+    (source / "sub" / "kernel.nbc").write_bytes(b"x" * 1000)
+    (source / "index.nbi").write_bytes(b"i")
+    os.mkfifo(source / "pipe")
+    (source / "link").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "elsewhere").write_text("secret")
+    (source / "dirlink").symlink_to(tmp_path, target_is_directory=True)
+    target.mkdir()
+    sandbox.copy_kernels(str(source), str(target))
+    assert sorted(str(p.relative_to(target)) for p in target.rglob("*")) == ["index.nbi", "sub", "sub/kernel.nbc"]
+    assert (target / "sub" / "kernel.nbc").read_bytes() == b"x" * 1000
+    monkeypatch.setattr(sandbox, "CACHE_BYTES", 1000)
+    (tmp_path / "again").mkdir()
+    (tmp_path / "third").mkdir()
+    with pytest.raises(OSError, match="more than"):
+        sandbox.copy_kernels(str(source), str(tmp_path / "again"))
+    monkeypatch.setattr(sandbox, "CACHE_BYTES", 1 << 20)
+    sandbox.seal_kernels(str(source))  # what a program planted is gone from the folder itself
+    assert sorted(str(p.relative_to(source)) for p in source.rglob("*")) == ["index.nbi", "sub", "sub/kernel.nbc"]
+    monkeypatch.setattr(sandbox, "CACHE_ENTRIES", 2)
+    with pytest.raises(OSError, match="more than 2 entries"):
+        sandbox.copy_kernels(str(source), str(tmp_path / "third"))
+
+
+def test_a_reply_of_any_depth_is_a_protocol_error_not_a_crash():
+    from hearts_env.evaluation.seat.protocol import ProtocolError, decode
+
+    for line in (b"[" * 60_000, b"{\"type\": " + b"[" * 30_000, b"\xff\xfe", b"NaN"):
+        with pytest.raises(ProtocolError, match="not a JSON line"):
+            decode(line)

@@ -112,6 +112,34 @@ def test_any_way_out_of_a_move_is_a_recorded_forfeit_and_the_run_goes_on(agent, 
     verify_run(tmp_path / "run")  # the forfeits are in the records, and the records replay
 
 
+def test_a_reply_too_deep_to_parse_is_the_seats_protocol_forfeit_and_the_run_goes_on(honest, tmp_path):
+    """60,000 nested arrays in one line raise RecursionError inside the JSON parser, not ValueError: whatever
+    reading or parsing a reply raises is the seat's forfeit, never the run's end."""
+    result = _run(f"seat:{sys.executable} deep_reply.py", tmp_path / "run")
+    errors = {k: n for r in result["rungs"].values() for k, n in r["errors"].items()}
+    assert set(errors) == {"protocol"} and sum(errors.values()) > 0
+    assert [s["status"] for s in result["sittings"]] == ["finished"]
+    verify_run(tmp_path / "run")
+
+
+def test_what_the_start_up_check_plants_in_the_kernel_cache_reaches_no_program(honest, tmp_path):
+    """The start-up check writes the run's kernel cache; a named pipe and a link planted there used to stop the run
+    at the first program start (shutil.Error): now only regular files reach a program, and the run is honest's."""
+    result = _run("hostile_agents:CachePlanter", tmp_path / "run")
+    assert _margins(result) == _margins(honest)
+    assert all(not r["errors"] for r in result["rungs"].values())
+    assert [s["status"] for s in result["sittings"]] == ["finished"]
+
+
+def test_a_kernel_cache_past_its_size_refuses_the_agent_before_any_game(tmp_path):
+    """A sparse file costs its planter nothing but would be written out in full at every program start: the
+    cache's files count at their apparent size, and past the limit the agent is refused before it plays."""
+    with pytest.raises(ValueError, match=r"cannot take a seat: .*more than 256 MiB"):
+        _run("hostile_agents:CachePlanter(sparse=True)", tmp_path / "run")
+    run = tmp_path / "run"
+    assert not run.exists() or not list(run.glob("*.jsonl"))  # not one game played
+
+
 def test_a_move_that_never_returns_is_killed_at_the_time_limit(tmp_path):
     result = run_benchmark("hostile_agents:Hangs", tier="smoke", rungs=["greedy"], out=tmp_path / "run", jobs=1,
                            agent_secret=SECRET, move_time_limit=0.5)

@@ -267,3 +267,22 @@ class SeedRecogniser(Hostile):
 
     def trick(self, view: Any) -> bool:
         return self.known
+
+
+class CachePlanter(Hostile):
+    """Plants in its folder of compiled kernels, which the benchmark's start-up check fills for the run's programs:
+    a named pipe (copying it blocks or fails), a link to a file of the machine, and with ``sparse`` a sparse file
+    of 300 MiB that costs no disk here but is written out in full wherever it is copied. Plays as ``heuristic``."""
+
+    def __init__(self, sparse: bool = False) -> None:
+        super().__init__()
+        folder = os.environ.get("NUMBA_CACHE_DIR")
+        if not folder or not os.path.isdir(folder):
+            return
+        with contextlib.suppress(OSError):
+            os.mkfifo(os.path.join(folder, "planted.fifo"))
+        with contextlib.suppress(OSError):
+            os.symlink("/etc/hostname", os.path.join(folder, "planted.link"))
+        if sparse:
+            with contextlib.suppress(OSError), open(os.path.join(folder, "planted.sparse"), "wb") as f:
+                f.truncate(300 << 20)

@@ -45,7 +45,7 @@ from hearts_env.evaluation.benchmark.suite import (
     holdout_seeds,
 )
 from hearts_env.evaluation.seat import Sandbox, SeatError, seated_agent
-from hearts_env.evaluation.seat.sandbox import describe_limits
+from hearts_env.evaluation.seat.sandbox import describe_limits, seal_kernels
 from hearts_env.rules import Rules
 
 CHECK_AGENT = "greedy"
@@ -258,6 +258,10 @@ def _weights(spec: str, played: str, rules: Any, seats: SeatOptions, cache: str)
         raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
     finally:
         probe.close()
+    try:
+        seal_kernels(cache)  # what the check left there besides compiled kernels reaches no program of the run
+    except OSError as e:
+        raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
     weights = info.get("weights")
     return weights if isinstance(weights, dict) else None
 

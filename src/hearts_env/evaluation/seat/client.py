@@ -30,7 +30,7 @@ from hearts_env.evaluation.seat.protocol import (
     encode,
     view_to_json,
 )
-from hearts_env.evaluation.seat.sandbox import Launched, Sandbox, launch, private_folder
+from hearts_env.evaluation.seat.sandbox import Launched, Sandbox, copy_kernels, launch, private_folder
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
 
@@ -123,7 +123,11 @@ class SeatAgent:
         cache = self._cache
         if not (self._own_cache or self._fill_cache):  # a copy of the run's kernels for this program alone
             cache = private_folder("hearts-seat-cache-")
-            shutil.copytree(self._cache, cache, dirs_exist_ok=True, symlinks=True)
+            try:
+                copy_kernels(self._cache, cache)
+            except OSError as e:  # whatever went wrong, it is this seat's, never the run's
+                shutil.rmtree(cache, ignore_errors=True)
+                raise SeatError("crash", f"cannot give the program its compiled kernels: {e}") from None
         try:
             self._launched = launch(self.command, self.sandbox, cache)
         except OSError as e:

@@ -61,8 +61,8 @@ def decode(line: bytes) -> dict[str, Any]:
         raise ProtocolError(f"a line of {len(line)} bytes (at most {MAX_LINE})")
     try:
         message = json.loads(line, parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ProtocolError(f"not a JSON line ({e}): {line[:80]!r}") from None
+    except Exception as e:  # any failure to parse a line, at any depth (RecursionError too), is the line's fault
+        raise ProtocolError(f"not a JSON line ({type(e).__name__}: {str(e)[:120]}): {line[:80]!r}") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(f"not a message object with a 'type': {line[:80]!r}")
     return message

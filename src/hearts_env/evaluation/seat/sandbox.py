@@ -19,6 +19,7 @@ import importlib.util
 import os
 import resource
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -205,6 +206,77 @@ def python_paths() -> list[str]:
         spec = importlib.util.find_spec(package)
         paths += [os.path.dirname(folder) for folder in (spec.submodule_search_locations or [])] if spec else []
     return [os.path.abspath(p) for p in paths if p and os.path.abspath(p) != "/tmp"]
+
+
+CACHE_BYTES = 256 << 20
+"""The most a seat's folder of compiled kernels may hold (files' apparent sizes: a sparse file counts in full)."""
+CACHE_ENTRIES = 20_000
+"""The most files and folders it may hold."""
+
+
+def copy_kernels(source: str, target: str) -> None:
+    """Copy a seat's folder of compiled kernels into ``target``: regular files and folders only, read without
+    following a link (a link, a named pipe, a socket or a device the program made is left behind, never opened), at
+    most :data:`CACHE_BYTES` and :data:`CACHE_ENTRIES`. Past either, :class:`OSError` naming the limit, before
+    anything large is written: the program's doing, charged to its seat by the caller."""
+    budget = [CACHE_BYTES, CACHE_ENTRIES]
+
+    def copy(src: str, dst: str) -> None:
+        with os.scandir(src) as entries:
+            for entry in entries:
+                budget[1] -= 1
+                if budget[1] < 0:
+                    raise OSError(f"its folder of compiled kernels holds more than {CACHE_ENTRIES} entries")
+                info = entry.stat(follow_symlinks=False)
+                out = os.path.join(dst, entry.name)
+                if stat.S_ISDIR(info.st_mode):
+                    os.mkdir(out, 0o700)
+                    copy(entry.path, out)
+                elif stat.S_ISREG(info.st_mode):
+                    budget[0] -= info.st_size
+                    if budget[0] < 0:
+                        raise OSError(f"its folder of compiled kernels holds more than {CACHE_BYTES >> 20} MiB")
+                    _copy_file(entry.path, out, info.st_size)
+
+    copy(source, target)
+
+
+def seal_kernels(folder: str) -> None:
+    """Leave in ``folder`` only what :func:`copy_kernels` copies from it: once the program that filled it has
+    ended, nothing it planted there (a link, a pipe, a device, a file past the limits) reaches another program.
+    :class:`OSError` past the limits, the folder then emptied."""
+    sealed = tempfile.mkdtemp(prefix="hearts-seat-cache-", dir=os.path.dirname(folder) or None)
+    try:
+        try:
+            copy_kernels(folder, sealed)
+        finally:
+            for entry in os.scandir(folder):  # removed without following anything
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path)
+                else:
+                    os.unlink(entry.path)
+        for name in os.listdir(sealed):
+            os.rename(os.path.join(sealed, name), os.path.join(folder, name))
+    finally:
+        shutil.rmtree(sealed, ignore_errors=True)
+
+
+def _copy_file(src: str, dst: str, size: int) -> None:
+    """Copy ``size`` bytes of the regular file ``src``, opened without following a link and without blocking."""
+    fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for something else since it was listed
+            return
+        with os.fdopen(os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+            left = size
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    break
+                out.write(chunk)
+                left -= len(chunk)
+    finally:
+        os.close(fd)
 
 
 def private_folder(prefix: str) -> str:
