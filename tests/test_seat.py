@@ -160,6 +160,60 @@ def test_an_edited_record_is_refused_on_resume(smoke_run, tmp_path):
         run_benchmark("greedy", tier="smoke", rungs=["random", "greedy"], out=run, resume=True, jobs=1)
 
 
+def _forged_row(run, folder, rung):
+    """A leaderboard row forged as a patient submitter would: in every game of ``rung`` one ladder seat plays
+    another legal card at its first play, the rest of the deal goes on legally (the recorded card where it still
+    is legal), and every figure, the headline and the packed records are written again from the forged games,
+    so every card is legal, every point the engine's and every figure the records'."""
+    from hearts_env.evaluation.arena import read_records
+    from hearts_env.evaluation.arena.game import episode_match
+    from hearts_env.evaluation.benchmark.stats import headline, rung_figures
+    from hearts_env.evaluation.benchmark.verify import unpack_records
+
+    result = json.loads((run / "result.json").read_text())
+    records = {name: list(read_records(run / f"{name}.jsonl")) for name in result["rungs"]}
+    spec = result["rungs"][rung]["spec"]
+    rules = make_rules(result["rules"])
+    for record in records[rung]:
+        seat = record["seating"].index(spec)
+        deal = episode_match(rules, record["seed"], record["deal"]).deal
+        forged, history = False, []
+        for card in record["deals"][0]["history"]:
+            legal = deal.legal_cards()
+            if not forged and deal.current == seat and deal.phase.name == "PLAY" and len(legal) > 1:
+                card, forged = next(c for c in legal if c != card), True
+            elif card not in legal:
+                card = min(legal)
+            deal.apply(card)
+            history.append(card)
+        record["deals"][0]["history"] = history
+    packed = pack_records(result, records)
+    rebuilt = unpack_records(result, packed)
+    result["rungs"][rung].update(rung_figures(rebuilt[rung], result["deals"]))
+    result["headline"] = {"name": result["headline"]["name"], **headline(result["rungs"])}
+    (folder / "greedy.json").write_text(json.dumps(result))
+    (folder / "greedy.records.xz").write_bytes(pack_records(result, rebuilt))
+    return folder / "greedy.json"
+
+
+def test_verify_catches_a_row_whose_ladder_played_cards_the_ladder_agent_would_not(smoke_run, tmp_path):
+    forged = _forged_row(smoke_run, tmp_path, "greedy")
+    verify_run(forged, leaderboard=True, ladder_sample=0)  # every other check passes it: the attack
+    with pytest.raises(VerificationFailed, match=r"rung greedy: the ladder did not play these cards: deal \d+, "
+                                                 r"seating \d, deal 0 of the game, card \d+: seat \d \(greedy\) plays "
+                                                 r"\S+, the record shows \S+"):
+        verify_run(forged, leaderboard=True)
+    with pytest.raises(VerificationFailed, match="the ladder did not play these cards"):
+        verify_run(forged, ladder_sample=0.25, sample_seed=3)  # a sample finds it too: every game is forged
+    assert verify_run(smoke_run, leaderboard=True)["agent"] == "greedy"  # the honest run's ladder cards replay
+
+
+def test_verify_refuses_a_sample_that_is_not_a_share(smoke_run):
+    for bad in (-0.1, 1.5, True, "all"):
+        with pytest.raises(ValueError, match="ladder_sample must be a share of the games from 0 to 1"):
+            verify_run(smoke_run, ladder_sample=bad)
+
+
 def test_verify_names_a_result_md_that_is_not_the_results(smoke_run, tmp_path):
     run = _copy(smoke_run, tmp_path)
     (run / "result.md").write_text((run / "result.md").read_text().replace("+", "-"))

@@ -136,7 +136,8 @@ def _verify(args: argparse.Namespace) -> int:
         return 2
     for path in args.files:
         try:
-            result = verify_run(path, leaderboard=args.leaderboard)
+            result = verify_run(path, leaderboard=args.leaderboard, ladder_sample=args.ladder_sample,
+                                sample_seed=args.sample_seed)
         except VerificationFailed as e:
             print(f"hearts-env benchmark verify: {path}: {e}", file=sys.stderr)
             return 1
@@ -170,6 +171,20 @@ def _pack(args: argparse.Namespace) -> int:
 
 DRAW = -1
 """``--holdout`` without a secret: draw one."""
+
+
+def _share(text: str) -> float:
+    """An argparse type: a share from 0 to 1, refused in one line otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, got {text!r}")
+    return value
+
+
+_share.__name__ = "share"
 
 
 def _at_least(minimum: float, kind: type = int) -> Any:
@@ -610,11 +625,17 @@ BENCHMARK_TOOLS: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
     "compare": ("pair two results deal by deal: the difference of their ladder margins and of each rung's",
                 [("files", {"nargs": 2, "metavar": "RESULT.json", "help": "two result.json files"}),
                  ("--json", {"action": "store_true", "help": "print the comparison as JSON"})]),
-    "verify": ("re-derive runs from their records: every game re-dealt and replayed, every figure recomputed; "
-               "exit 1 naming the first discrepancy",
+    "verify": ("re-derive runs from their records: every game re-dealt and replayed, every figure recomputed, "
+               "the ladder's cards replayed by the ladder agents; exit 1 naming the first discrepancy",
                [("files", {"nargs": "+", "metavar": "DIR|ROW.json", "help": "run folders or leaderboard rows"}),
                 ("--leaderboard", {"action": "store_true", "help": "also require what a leaderboard row needs "
-                                   "(isolation process in the bwrap sandbox, no sitting that died, no agent error)"})]),
+                                   "(isolation process in the bwrap sandbox, no sitting that died, no agent error)"}),
+                ("--ladder-sample", {"type": _share, "default": 1.0, "metavar": "SHARE",
+                                     "help": "the share of each ladder rung's games whose ladder cards are replayed "
+                                     "(default 1: every card; the pimc rung costs about 0.16 s a game: 2.2 min for "
+                                     "a quick row)"}),
+                ("--sample-seed", {"type": _at_least(0), "default": 0,
+                                   "help": "the seed that draws the games of --ladder-sample (default 0)"})]),
     "pack": ("a verified run as a leaderboard row: its result.json and its packed records",
              [("files", {"nargs": 2, "metavar": "PATH", "help": "the run's folder, then the row to write (e.g. "
                          "results/leaderboard/v1/quick/AGENT.json; its records go beside it)"})]),

@@ -7,7 +7,13 @@ the deal index, every game replayed through the engine with its recorded cards a
 ``result.json`` and the whole of ``result.md`` recomputed from the records, the deals' fingerprint,
 the manifest and the sittings. It raises :class:`VerificationFailed` naming the first discrepancy.
 
-What it cannot know is whether the records were played as they say: a submitter can fabricate a run on
+With ``ladder_sample`` (all games by default) it also re-derives the ladder's own cards: every card a ladder seat
+played is the card that ladder agent plays from that seat's view and its recorded seed
+(:mod:`~hearts_env.evaluation.benchmark.ladder_cards`), so a row whose opponents played anything else is named at its
+first such card. The reference track's seats (xinxin, OpenSpiel's ISMCTS) are not deterministic from their seeds and
+are not replayed.
+
+What it cannot know is whether the agent's own cards were played as they say: a submitter can fabricate a run on
 their own machine. That is what a maintainer's re-run on held-out deals catches (docs/benchmark.md,
 "Threat model").
 """
@@ -22,6 +28,7 @@ from typing import Any
 
 from hearts_env.evaluation.arena.game import episode_match, forfeit, moon_attempts, replay_record, seatings
 from hearts_env.evaluation.arena.runner import check_record, read_records
+from hearts_env.evaluation.benchmark.ladder_cards import first_deviation, sample_games
 from hearts_env.evaluation.benchmark.report import markdown
 from hearts_env.evaluation.benchmark.runner import played_spec, public_spec
 from hearts_env.evaluation.benchmark.stats import headline, rung_figures
@@ -106,11 +113,16 @@ def _played_spec(result: dict[str, Any]) -> str:
     return played_spec(result["agent"], result.get("isolation", "seating"))
 
 
-def verify_run(path: str | Path, leaderboard: bool = False) -> dict[str, Any]:
+def verify_run(path: str | Path, leaderboard: bool = False, ladder_sample: float = 1.0,
+               sample_seed: int = 0) -> dict[str, Any]:
     """Check a run (see the module docstring) and return its result; ``leaderboard``: also require what a
     leaderboard row needs — the agent in its own sandboxed program, no sitting that died or stopped with games
     in play (a pause finishes them), no agent error.
-    ``path``: a run's folder, or a ``result.json`` with its records packed beside it."""
+    ``path``: a run's folder, or a ``result.json`` with its records packed beside it.
+    ``ladder_sample``: the share of each ladder rung's games whose ladder cards are replayed (1: all; 0: none),
+    drawn by ``sample_seed`` so that anyone can check the same sample."""
+    if isinstance(ladder_sample, bool) or not isinstance(ladder_sample, int | float) or not 0 <= ladder_sample <= 1:
+        raise ValueError(f"ladder_sample must be a share of the games from 0 to 1, got {ladder_sample!r}")
     path = Path(path)
     if path.is_dir():
         result = _load(path / "result.json")
@@ -126,6 +138,8 @@ def verify_run(path: str | Path, leaderboard: bool = False) -> dict[str, Any]:
     else:
         _fail(f"{path} is neither a run's folder nor a result.json")
     _check_result(result, records)
+    if ladder_sample > 0 and result.get("track", "ladder") == "ladder":
+        _check_ladder_cards(result, records, ladder_sample, sample_seed)
     md = path / "result.md"
     if path.is_dir() and (not md.exists() or md.read_text() != markdown(result) + "\n"):
         _fail(f"{md} is not the Markdown of {path / 'result.json'}")
@@ -227,6 +241,16 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
     expected_headline = {"name": HEADLINES[track], **headline(result["rungs"])}
     if not _same(result["headline"], expected_headline):
         _fail(f"the headline {result['headline']!r:.80} is not the rungs' {expected_headline!r:.80}")
+
+
+def _check_ladder_cards(result: dict[str, Any], records: dict[str, list[dict[str, Any]]], sample: float,
+                        seed: int) -> None:
+    """Every sampled game's ladder cards are the ladder agent's (:mod:`.ladder_cards`)."""
+    for name, rung in result["rungs"].items():
+        games = sample_games(sorted(records[name], key=lambda r: (r["deal"], r["seating_index"])), sample, seed)
+        found = first_deviation((rung["spec"], record) for record in games)
+        if found is not None:
+            _fail(f"rung {name}: the ladder did not play these cards: {found}")
 
 
 def _same(a: Any, b: Any) -> bool:
