@@ -140,6 +140,20 @@ def test_a_kernel_cache_past_its_size_refuses_the_agent_before_any_game(tmp_path
     assert not run.exists() or not list(run.glob("*.jsonl"))  # not one game played
 
 
+def test_a_seat_cannot_fill_its_memory_file_systems_past_their_size(honest, tmp_path):
+    """/tmp and /dev/shm inside the sandbox are memory outside RLIMIT_AS: each has a size (256 MiB), so a write of
+    320 MiB fails and the filler plays as honest heuristic."""
+    result = _run("hostile_agents:TmpFiller", tmp_path / "run")
+    assert _margins(result) == _margins(honest)
+    assert result["seat"]["tmp_bytes"] == 256 << 20 and result["seat"]["file_bytes"] == 256 << 20
+
+
+def test_a_seat_cannot_write_a_file_past_its_size_on_the_hosts_disk(honest, tmp_path):
+    """The folder of compiled kernels is on the host's disk: a file there may not pass RLIMIT_FSIZE (256 MiB)."""
+    result = _run("hostile_agents:DiskFiller", tmp_path / "run")
+    assert _margins(result) == _margins(honest)
+
+
 def test_a_move_that_never_returns_is_killed_at_the_time_limit(tmp_path):
     result = run_benchmark("hostile_agents:Hangs", tier="smoke", rungs=["greedy"], out=tmp_path / "run", jobs=1,
                            agent_secret=SECRET, move_time_limit=0.5)

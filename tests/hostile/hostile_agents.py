@@ -286,3 +286,51 @@ class CachePlanter(Hostile):
         if sparse:
             with contextlib.suppress(OSError), open(os.path.join(folder, "planted.sparse"), "wb") as f:
                 f.truncate(300 << 20)
+
+
+class TmpFiller(Hostile):
+    """Writes 320 MiB into its sandbox's /tmp and /dev/shm, one MiB a file (each file under the file-size limit):
+    memory outside its address-space limit, so an unbounded tmpfs lets a seat take the host's RAM. If that much
+    fits in either, the trick worked."""
+
+    filled: bool | None = None
+
+    def trick(self, view: Any) -> bool:
+        if self.live and self.filled is None:
+            self.filled = False
+            for folder in ("/tmp", "/dev/shm"):
+                written = 0
+                try:
+                    for k in range(320):
+                        with open(os.path.join(folder, f"fill{k}"), "wb") as f:
+                            f.write(b"\0" * (1 << 20))
+                        written += 1
+                except OSError:
+                    pass
+                self.filled = self.filled or written == 320
+                for k in range(written + 1):
+                    with contextlib.suppress(OSError):
+                        os.unlink(os.path.join(folder, f"fill{k}"))
+        return bool(self.filled)
+
+
+class DiskFiller(Hostile):
+    """Writes one file of 300 MiB into its folder of compiled kernels, which is on the host's disk. If it fits, the
+    trick worked."""
+
+    filled: bool | None = None
+
+    def trick(self, view: Any) -> bool:
+        if self.live and self.filled is None:
+            self.filled = False
+            path = os.path.join(os.environ.get("NUMBA_CACHE_DIR", "/tmp"), "fill")
+            try:
+                with open(path, "wb") as f:
+                    for _ in range(300):
+                        f.write(b"\0" * (1 << 20))
+                self.filled = True
+            except OSError:
+                pass
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        return bool(self.filled)

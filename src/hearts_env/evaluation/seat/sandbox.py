@@ -53,6 +53,11 @@ class Sandbox:
     """Address-space limit (``RLIMIT_AS``); a program that needs more fails its allocation and, usually, dies."""
     cpu_seconds: int | None = 3600
     """CPU time one seat process may use in its life (``RLIMIT_CPU``; it plays at most 200 deals)."""
+    tmp_bytes: int | None = 256 << 20
+    """The size of each of the sandbox's memory file systems (``/tmp`` and ``/dev/shm``, ``bwrap --size``): what a
+    program writes there is memory outside ``RLIMIT_AS``, so it is bounded here instead."""
+    file_bytes: int | None = 256 << 20
+    """The largest file a program may write (``RLIMIT_FSIZE``): its folder of compiled kernels is on the host's disk."""
     hidden: tuple[str, ...] = ()
     """Paths the program must not see (the run's output folder or results file)."""
     visible: tuple[str, ...] = ()
@@ -63,7 +68,7 @@ class Sandbox:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"sandbox mode {self.mode!r} is not valid; valid: {', '.join(MODES)}")
-        for name in ("memory_bytes", "cpu_seconds"):
+        for name in ("memory_bytes", "cpu_seconds", "tmp_bytes", "file_bytes"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"Sandbox {name} must be an integer >= 1 (or None: no limit), got {value!r}")
@@ -149,7 +154,7 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     it is the program's own, never read by the dealer."""
     mode = sandbox.resolved()
     stderr: Any = subprocess.DEVNULL if sandbox.log is None else open(sandbox.log, "ab")  # noqa: SIM115
-    limits = (sandbox.memory_bytes, sandbox.cpu_seconds)
+    limits = (sandbox.memory_bytes, sandbox.cpu_seconds, sandbox.file_bytes)
     if mode == "basic":
         home = tempfile.mkdtemp(prefix="hearts-seat-")
         env = environment(home)
@@ -163,9 +168,10 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
             _close(stderr)
         return Launched(process, [home])
     home = "/tmp"
-    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
-            "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL",
-            "--die-with-parent", "--new-session", "--clearenv", "--chdir", home]
+    size = [] if sandbox.tmp_bytes is None else ["--size", str(sandbox.tmp_bytes)]  # memory past RLIMIT_AS
+    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *size, "--tmpfs", "/tmp", *size, "--tmpfs",
+            "/dev/shm", "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop",
+            "ALL", "--die-with-parent", "--new-session", "--clearenv", "--chdir", home]
     env = environment(home)
     if cache is not None:
         args += ["--bind", cache, "/tmp/numba-cache"]
@@ -174,7 +180,7 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
             args += ["--ro-bind", path, path]
     for path in sandbox.hidden:  # a path made later is made before any program that must not see it starts
         if Path(path).is_dir():
-            args += ["--tmpfs", path]
+            args += ["--size", "65536", "--tmpfs", path]
         elif Path(path).exists():
             args += ["--ro-bind", "/dev/null", path]
     for name, value in env.items():
@@ -284,13 +290,15 @@ def private_folder(prefix: str) -> str:
     return tempfile.mkdtemp(prefix=prefix)
 
 
-def _limit(memory: int | None, cpu: int | None) -> None:
+def _limit(memory: int | None, cpu: int | None, file: int | None) -> None:
     """Runs in the child before ``exec``: the resource limits, and no core files."""
-    for which, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0)):
+    for which, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu), (resource.RLIMIT_FSIZE, file),
+                         (resource.RLIMIT_CORE, 0)):
         if value is not None:
             resource.setrlimit(which, (value, value))
 
 
 def describe_limits(sandbox: Sandbox) -> dict[str, Any]:
     """The limits in force, for the run's manifest."""
-    return {"sandbox": sandbox.describe(), "memory_bytes": sandbox.memory_bytes, "cpu_seconds": sandbox.cpu_seconds}
+    return {"sandbox": sandbox.describe(), "memory_bytes": sandbox.memory_bytes, "cpu_seconds": sandbox.cpu_seconds,
+            "tmp_bytes": sandbox.tmp_bytes, "file_bytes": sandbox.file_bytes}
