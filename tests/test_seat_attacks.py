@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -152,6 +153,23 @@ def test_a_seat_cannot_write_a_file_past_its_size_on_the_hosts_disk(honest, tmp_
     """The folder of compiled kernels is on the host's disk: a file there may not pass RLIMIT_FSIZE (256 MiB)."""
     result = _run("hostile_agents:DiskFiller", tmp_path / "run")
     assert _margins(result) == _margins(honest)
+
+
+def test_what_a_program_states_about_itself_adds_no_row_or_markup_to_a_result(tmp_path):
+    """The weights' name and checksum are the program's own word: the page marks them as such and shows them on one
+    line with no table cell, code span or line of their own, and the leaderboard's row stays one row."""
+    from hearts_env.evaluation.benchmark import leaderboard_row
+
+    result = _run(f"seat:{sys.executable} claims.py", tmp_path / "run", rungs=["random"])
+    page = (tmp_path / "run" / "result.md").read_text()
+    assert "as the agent's program states them" in page
+    assert not any(line.startswith("| injected") or line.startswith("| row") for line in page.splitlines())
+    weights_line = next(line for line in page.splitlines() if "Agent weights" in line)
+    assert weights_line.count("`") % 2 == 0 and "\\| injected \\| row" in weights_line
+    injected = leaderboard_row({**result, "tier": "quick", "agent": "x | injected | `row`"})
+    plain = leaderboard_row({**result, "tier": "quick", "agent": "x"})
+    cells = re.compile(r"(?<!\\)\|")  # a cell's edge: a bar not escaped
+    assert "\n" not in injected and len(cells.findall(injected)) == len(cells.findall(plain))
 
 
 def test_a_move_that_never_returns_is_killed_at_the_time_limit(tmp_path):

@@ -33,13 +33,21 @@ def _p(figure: dict[str, Any]) -> str:
     return "-" if p is None else "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def shown(value: Any, limit: int = 160) -> str:
+    """Text that a submitter or an agent's program states (its spec, its weights' name and checksum), as a page or
+    a table shows it: one line of printable characters, no table cell or code span closed by it, at most ``limit``
+    characters — so a stated field can never add a row, a line or markup to a result."""
+    text = "".join(c if c.isprintable() else " " for c in str(value)).replace("|", "\\|").replace("`", "'")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def markdown(result: dict[str, Any]) -> str:
     """The result as a Markdown page: the headline, one table row per rung, the protocol and the machine."""
     h = result["headline"]
     held_out = _held_out(result)
     reference = result.get("track") == "reference"
     lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}"
-             f"{', reference track' if reference else ''}): `{result['agent']}`", "",
+             f"{', reference track' if reference else ''}): `{shown(result['agent'])}`", "",
              f"**{h['name'].capitalize()}: {format_interval(h)}** points per deal (95% bootstrap interval over "
              f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
              f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
@@ -96,7 +104,7 @@ def reference_row(result: dict[str, Any]) -> str:
     _check_row(result)
     if result.get("track") != "reference":
         raise ValueError("a reference row is a run of the reference track (track='reference', --track reference)")
-    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})"]
+    cells = [f"`{shown(result['agent'])}`", f"{result['tier']} ({result['deals']})"]
     for r in result["rungs"].values():
         cells += [format_interval(r["margin"]), f"{r['moons_shot']} / {r['moons_suffered']}",
                   f"{_ms(r['seconds_per_decision'])} / {_ms(r.get('opponent_seconds_per_decision'))}"]
@@ -139,7 +147,7 @@ def leaderboard_row(result: dict[str, Any], robustness: str | None = None) -> st
         raise ValueError("a run of the reference track is a row of the reference table (reference_row)")
     times = [r["seconds_per_decision"] for r in result["rungs"].values()]
     per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
-    cells = [f"`{result['agent']}`", f"{result['tier']} ({result['deals']})",
+    cells = [f"`{shown(result['agent'])}`", f"{result['tier']} ({result['deals']})",
              f"**{format_interval(result['headline'])}**",
              *(format_interval(r["margin"]) for r in result["rungs"].values()), per_move,
              *(() if robustness is None else (robustness,)), result["started"][:10]]
@@ -149,13 +157,17 @@ def leaderboard_row(result: dict[str, Any], robustness: str | None = None) -> st
 def _label(result: dict[str, Any]) -> str:
     """The agent's spec, with its weights' checksum when it has weights (two builds of ``ppo`` differ there)."""
     weights = result.get("agent_weights")
-    return result["agent"] if not weights else f"{result['agent']} (weights {weights['sha256'][:12]})"
+    agent = shown(result["agent"])
+    return agent if not weights else f"{agent} (weights {shown(weights['sha256'])[:12]})"
 
 
 def _weights(result: dict[str, Any]) -> str:
     """The agent's weights file and checksum, for agents that play with one (older results lack it)."""
     weights = result.get("agent_weights")
-    return "" if not weights else f" Agent weights: {weights['file']}, SHA-256 {weights['sha256'][:16]}…."
+    if not weights:
+        return ""
+    whose = ", as the agent's program states them" if result.get("isolation") == "process" else ""
+    return f" Agent weights{whose}: {shown(weights['file'])}, SHA-256 {shown(weights['sha256'])[:16]}…."
 
 
 def plot_ladder(result: dict[str, Any], path: str | Path) -> None:

@@ -262,8 +262,10 @@ def _weights(spec: str, played: str, rules: Any, seats: SeatOptions, cache: str)
         seal_kernels(cache)  # what the check left there besides compiled kernels reaches no program of the run
     except OSError as e:
         raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
-    weights = info.get("weights")
-    return weights if isinstance(weights, dict) else None
+    weights = info.get("weights")  # the program's own word: kept as two strings, shown escaped (report.shown)
+    if not isinstance(weights, dict) or not all(isinstance(weights.get(k), str) for k in ("file", "sha256")):
+        return None
+    return {"file": weights["file"][:200], "sha256": weights["sha256"][:200]}
 
 
 def agent_weights(agent: Any) -> dict[str, str] | None:
