@@ -6,16 +6,21 @@ import sys
 
 INJECTED = {"file": "w.npz |\n| injected | row | +9.99 |\n`", "sha256": "`| +9.99 |` <b>bold</b>\n| row |"}
 
-for line in sys.stdin:
-    request = json.loads(line)
-    kind = request["type"]
-    if kind == "hello":
-        reply = {"type": "hello", "protocol": request["protocol"], "agent": {"name": "claims", "weights": INJECTED}}
-    elif kind in ("reset", "end_deal"):
-        reply = {"type": "ready"}
-    elif kind == "act":
-        reply = {"type": "card", "card": min(request["view"]["legal"])}
-    else:
-        break
-    sys.stdout.write(json.dumps(reply) + "\n")
-    sys.stdout.flush()
+def main() -> None:
+    for line in sys.stdin:
+        request = json.loads(line)
+        kind = request["type"]
+        if kind == "hello":
+            reply = {"type": "hello", "protocol": request["protocol"], "agent": {"name": "claims", "weights": INJECTED}}
+        elif kind in ("reset", "end_deal"):
+            reply = {"type": "ready"}
+        elif kind == "act":
+            reply = {"type": "card", "card": min(request["view"]["legal"])}
+        else:
+            break
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":  # a program, not a module the tests import
+    main()

@@ -4,16 +4,22 @@ cannot hold: 60,000 nested arrays, under the line limit (RecursionError in the p
 import json
 import sys
 
-for line in sys.stdin:
-    request = json.loads(line)
-    kind = request["type"]
-    if kind == "hello":
-        reply = json.dumps({"type": "hello", "protocol": request["protocol"], "agent": {"name": "deep"}})
-    elif kind in ("reset", "end_deal"):
-        reply = json.dumps({"type": "ready"})
-    elif kind == "act":
-        reply = "[" * 60_000
-    else:
-        break
-    sys.stdout.write(reply + "\n")
-    sys.stdout.flush()
+
+def main() -> None:
+    for line in sys.stdin:
+        request = json.loads(line)
+        kind = request["type"]
+        if kind == "hello":
+            reply = json.dumps({"type": "hello", "protocol": request["protocol"], "agent": {"name": "deep"}})
+        elif kind in ("reset", "end_deal"):
+            reply = json.dumps({"type": "ready"})
+        elif kind == "act":
+            reply = "[" * 60_000
+        else:
+            break
+        sys.stdout.write(reply + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":  # a program, not a module the tests import
+    main()

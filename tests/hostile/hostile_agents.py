@@ -271,8 +271,9 @@ class SeedRecogniser(Hostile):
 
 class CachePlanter(Hostile):
     """Plants in its folder of compiled kernels, which the benchmark's start-up check fills for the run's programs:
-    a named pipe (copying it blocks or fails), a link to a file of the machine, and with ``sparse`` a sparse file
-    of 300 MiB that costs no disk here but is written out in full wherever it is copied. Plays as ``heuristic``."""
+    a named pipe (copying it blocks or fails), a link to a file of the machine, and with ``sparse`` two sparse
+    files of 200 MiB (each under the file-size limit) that cost no disk here but are written out in full wherever
+    they are copied. Plays as ``heuristic``."""
 
     def __init__(self, sparse: bool = False) -> None:
         super().__init__()
@@ -283,9 +284,9 @@ class CachePlanter(Hostile):
             os.mkfifo(os.path.join(folder, "planted.fifo"))
         with contextlib.suppress(OSError):
             os.symlink("/etc/hostname", os.path.join(folder, "planted.link"))
-        if sparse:
-            with contextlib.suppress(OSError), open(os.path.join(folder, "planted.sparse"), "wb") as f:
-                f.truncate(300 << 20)
+        for k in range(2 if sparse else 0):
+            with contextlib.suppress(OSError), open(os.path.join(folder, f"planted{k}.sparse"), "wb") as f:
+                f.truncate(200 << 20)
 
 
 class TmpFiller(Hostile):
