@@ -17,7 +17,7 @@ HOMES = ("src/", "baselines/", "tests/", "examples/", "speed/", "lab/", ".ci/")
 def _tracked() -> list[str]:
     done = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
-        pytest.skip("not a git checkout")
+        pytest.skip("the scripts' homes are checked on git's list of tracked files; this copy is not a git checkout")
     return done.stdout.splitlines()
 
 

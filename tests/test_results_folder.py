@@ -53,7 +53,7 @@ def test_docs_hold_prose_and_pictures_only():
 
 
 def test_the_pattern_finds_the_paths_it_must():
-    for text in ('"init": "/work/runtree/weights/apprentice.npz"', "apprentice(weights='/home/me/a.npz')",
+    for text in ('"init": "/srv/runtree/weights/apprentice.npz"', "apprentice(weights='/home/me/a.npz')",
                  '"status": "paused: ...; /tmp/run/heuristic.jsonl holds them"', '"C:\\\\Users\\\\me\\\\a.npz"'):
         assert MACHINE_PATH.search(text), text
     assert not MACHINE_PATH.search('"agent": "apprentice(weights=\'runs/ft/apprentice.npz\')"')
@@ -61,7 +61,7 @@ def test_the_pattern_finds_the_paths_it_must():
 
 def test_a_result_records_files_by_name():
     """What the writers record: the benchmark's agent spec and sittings, the exploit runs' target spec."""
-    spec = "apprentice(weights='/work/main/runs/ft/B/apprentice.npz')"
+    spec = "apprentice(weights='/srv/main/runs/ft/B/apprentice.npz')"
     assert public_spec(spec) == "apprentice(weights='apprentice.npz')"
     assert public_spec("seat:python /home/me/bots/bot.py --fast") == "seat:python bot.py --fast"
     assert public_spec("sb3:C:\\Users\\me\\model.zip") == "sb3:model.zip"

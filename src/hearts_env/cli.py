@@ -184,9 +184,6 @@ def _share(text: str) -> float:
     return value
 
 
-_share.__name__ = "share"
-
-
 def _at_least(minimum: float, kind: type = int) -> Any:
     """An argparse type: a number of ``kind`` that is at least ``minimum``, refused in one line otherwise."""
     def parse(text: str) -> Any:

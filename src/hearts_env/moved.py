@@ -28,18 +28,25 @@ REMOVED_IN = "0.3.0"
 _warned: set[str] = set()
 
 
+_MOST_SPECIFIC_FIRST = sorted(MOVED, key=len, reverse=True)
+
+
+def _moved_from(old: str) -> str | None:
+    """The entry of :data:`MOVED` that module ``old`` is (or is under), the most specific one; None if none."""
+    if not old.startswith("hearts_env."):  # every import of the process asks: most answer here
+        return None
+    return next((before for before in _MOST_SPECIFIC_FIRST if old == before or old.startswith(before + ".")), None)
+
+
 def new_name(old: str) -> str | None:
     """Where module ``old`` lives now, or None if it did not move."""
-    for before in sorted(MOVED, key=len, reverse=True):  # the most specific entry first
-        if old == before or old.startswith(before + "."):
-            return MOVED[before] + old[len(before):]
-    return None
+    before = _moved_from(old)
+    return None if before is None else MOVED[before] + old[len(before):]
 
 
-def _warn(old: str, new: str) -> None:
-    top = next(before for before in sorted(MOVED, key=len, reverse=True) if old == before or
-               old.startswith(before + "."))
-    if top in _warned:
+def _warn(old: str) -> None:
+    top = _moved_from(old)
+    if top is None or top in _warned:
         return
     _warned.add(top)
     level, frame = 1, sys._getframe(1)
@@ -52,6 +59,9 @@ def _warn(old: str, new: str) -> None:
 
 class _Redirect(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds a moved module's old name and loads it as the module at its new home (one module object)."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
 
     def find_spec(self, fullname: str, path: object = None,
                   target: object = None) -> importlib.machinery.ModuleSpec | None:
@@ -66,9 +76,8 @@ class _Redirect(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = new_name(spec.name)
         assert new is not None
-        _warn(spec.name, new)
+        _warn(spec.name)
         module = importlib.import_module(new)
-        self._specs = getattr(self, "_specs", {})
         self._specs[spec.name] = module.__spec__  # the import system sets __spec__ to the old name's: put it back
         return module
 
@@ -79,7 +88,7 @@ class _Redirect(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         """The new home's code, for ``python -m OLD.NAME``."""
         new = new_name(fullname)
         assert new is not None
-        _warn(fullname, new)
+        _warn(fullname)
         home = importlib.util.find_spec(new)
         loader = home.loader if home else None
         return loader.get_code(new) if isinstance(loader, importlib.abc.InspectLoader) else None

@@ -5,6 +5,7 @@ A record is a JSON-ready dict (see :mod:`hearts_env.evaluation.arena`); :func:`r
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 import traceback
@@ -143,7 +144,7 @@ def _agent(spec: str, seat: int, seats: SeatOptions | None = None) -> Any:
     """One agent per (spec, seat) in each worker process, reset before every deal: building an
     agent can be costly (an SB3 model loads its zip, a seated agent starts its program), playing a
     deal with it is not."""
-    key = (spec, seat, seats if AgentSpec.parse(spec).seated else None)
+    key = (spec, seat, seats if _seated(spec) else None)
     agent = _AGENTS.get(key)
     if agent is None:
         agent = _AGENTS[key] = build_agent(spec, seats)
@@ -152,11 +153,17 @@ def _agent(spec: str, seat: int, seats: SeatOptions | None = None) -> Any:
 
 def build_agent(spec: str, seats: SeatOptions | None = None, fill_cache: bool = False) -> Any:
     """The agent of ``spec``: a seated one (``seat:``, ``hosted:``) under ``seats``, else built here."""
-    if not AgentSpec.parse(spec).seated:
+    if not _seated(spec):
         return make_agent(spec)
     options = seats or SeatOptions()
     return seated_agent(spec, sandbox=options.sandbox, secret=options.secret, cache=options.cache,
                         fill_cache=fill_cache)
+
+
+@functools.lru_cache(maxsize=256)
+def _seated(spec: str) -> bool:
+    """Whether ``spec`` plays from a program of its own: asked for every seat of every game, parsed once."""
+    return AgentSpec.parse(spec).seated
 
 
 def close_agents() -> None:

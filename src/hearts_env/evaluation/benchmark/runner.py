@@ -55,8 +55,8 @@ CHECK_DEALS = 8
 
 
 AGENT_ISOLATION = {"process": "the agent plays from a sandboxed program of its own through the seat protocol",
-             "seating": "the agent runs inside the dealer's worker processes (fresh ones per seating pass)",
-             "none": "the agent runs inside the dealer's worker processes"}
+                   "seating": "the agent runs inside the dealer's worker processes (fresh ones per seating pass)",
+                   "none": "the agent runs inside the dealer's worker processes"}
 """How the agent under test is kept from the dealer; only ``process`` makes a leaderboard row."""
 MOVE_TIME_LIMIT = 10.0
 """Seconds a decision of the agent may take by default; its program is killed and the game forfeited past it."""
