@@ -4,7 +4,9 @@
     python lab/docs_tables.py --check    # exit 1 naming the first table that differs from its files
 
 Each leaderboard table of docs/benchmark.md (header ``| agent | tier (deals) | ladder margin ...``) holds every row of
-one preset and tier under results/leaderboard/v1/, best ladder margin first; each reference table of docs/reference.md
+one preset and tier under results/leaderboard/v1/, best ladder margin first; its ranked table (header ``| agent | tier
+(held-out deals) | ...``) every held-out row under results/leaderboard/v1/ranked/ beside its agent's public-deal row of
+the same tier, best first; each reference table of docs/reference.md
 (header ``| agent | tier (deals) | vs OPPONENT, 95% ...``) every run under results/reference-table/v1/*/*/OPPONENT/,
 longest tier first, then best margin. tests/test_leaderboard.py and tests/test_reference_table.py hold the docs to
 the same files; this writes what they check. A table's header must be in the docs before its first row lands.
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hearts_env.evaluation.benchmark import leaderboard_row, reference_row
+from hearts_env.evaluation.benchmark import leaderboard_row, ranked_row, reference_row
 from hearts_env.evaluation.exploit.track import robustness_cell
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +32,9 @@ LEADERBOARD = RESULTS / "leaderboard" / "v1"
 REFERENCE = RESULTS / "reference-table" / "v1"
 EXPLOITS = RESULTS / "exploit" / "v1" / "standard" / "quick"
 ROW = re.compile(r"^\| `([^`]+)` \| (\w+) \(\d+\) \|")
+RANKED_ROW = re.compile(r"^\| `([^`]+)` \| (\w+) \(\d+ held-out\) \|")
 LADDER_HEADER = re.compile(r"^\| agent \| tier \(deals\) \| ladder margin")
+RANKED_HEADER = re.compile(r"^\| agent \| tier \(held-out deals\) \| ladder margin")
 REFERENCE_HEADER = re.compile(r"^\| agent \| tier \(deals\) \| vs ([\w-]+), 95%")
 
 
@@ -39,8 +43,18 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _leaderboard_results() -> list[dict[str, Any]]:
-    folder = LEADERBOARD / "holdout"
-    return [_load(p) for p in sorted(LEADERBOARD.rglob("*.json")) if folder not in p.parents]
+    apart = (LEADERBOARD / "holdout", LEADERBOARD / "ranked")
+    return [_load(p) for p in sorted(LEADERBOARD.rglob("*.json")) if not any(f in p.parents for f in apart)]
+
+
+def _ranked_rows() -> list[str]:
+    """Every ranked row, best first, beside its agent's public-deal row of the same tier where there is one."""
+    rows = []
+    for path in sorted((LEADERBOARD / "ranked").rglob("*.json"), key=lambda p: -_load(p)["headline"]["mean"]):
+        ranked = _load(path)
+        claim = LEADERBOARD / ranked["tier"] / f"{ranked['agent']}.json"
+        rows.append(ranked_row(ranked, _load(claim) if claim.exists() else None))
+    return rows
 
 
 def _leaderboard_line(result: dict[str, Any]) -> str:
@@ -72,7 +86,8 @@ def _reference_rows(opponent: str) -> list[str]:
     return [reference_row(r) for r in results]
 
 
-def _rewrite(text: str, header: re.Pattern[str], rows_of: Callable[[re.Match[str], list[str]], list[str]]) -> str:
+def _rewrite(text: str, header: re.Pattern[str], rows_of: Callable[[re.Match[str], list[str]], list[str]],
+             row: re.Pattern[str] = ROW) -> str:
     """``text`` with the rows under each header matching ``header`` replaced by ``rows_of(match, old rows)``."""
     lines = text.splitlines()
     out: list[str] = []
@@ -87,7 +102,7 @@ def _rewrite(text: str, header: re.Pattern[str], rows_of: Callable[[re.Match[str
         out.append(lines[i])  # the |---| line
         i += 1
         old = []
-        while i < len(lines) and ROW.match(lines[i]):
+        while i < len(lines) and row.match(lines[i]):
             old.append(lines[i])
             i += 1
         out.extend(rows_of(match, old))
@@ -98,11 +113,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only say whether the docs hold their files' rows")
     args = parser.parse_args(argv)
-    jobs = [(DOCS / "benchmark.md", LADDER_HEADER, lambda m, old: _ladder_rows(old) if old else old),
-            (DOCS / "reference.md", REFERENCE_HEADER, lambda m, old: _reference_rows(m.group(1)))]
-    for path, header, rows_of in jobs:
+    jobs = [(DOCS / "benchmark.md", LADDER_HEADER, lambda m, old: _ladder_rows(old) if old else old, ROW),
+            (DOCS / "benchmark.md", RANKED_HEADER, lambda m, old: _ranked_rows(), RANKED_ROW),
+            (DOCS / "reference.md", REFERENCE_HEADER, lambda m, old: _reference_rows(m.group(1)), ROW)]
+    for path, header, rows_of, row in jobs:
         text = path.read_text()
-        new = _rewrite(text, header, rows_of)
+        new = _rewrite(text, header, rows_of, row)
         if new == text:
             continue
         if args.check:

@@ -1,6 +1,7 @@
 """hearts-bench: the suite's determinism, the statistics on constructed data, the self-checks (they catch a
 broken seat mapping and a tampered record), resume, compare, and the command as a user runs it."""
 
+import hashlib
 import importlib
 import json
 import subprocess
@@ -28,6 +29,7 @@ from hearts_env.evaluation.benchmark import (
     markdown,
     run_benchmark,
 )
+from hearts_env.evaluation.benchmark import checks
 from hearts_env.evaluation.benchmark import stats as bench_stats
 from hearts_env.evaluation.benchmark.checks import check_totals
 from hearts_env.evaluation.benchmark.stats import (
@@ -39,7 +41,16 @@ from hearts_env.evaluation.benchmark.stats import (
     unpaired,
     wilcoxon_p,
 )
-from hearts_env.evaluation.benchmark.suite import deals_fingerprint, holdout_seeds, ladder_fingerprint
+from hearts_env.evaluation.benchmark.suite import (
+    ONCE_GAMES_PER_DEAL,
+    deals_fingerprint,
+    format_deals,
+    format_games,
+    holdout_seeds,
+    ladder_fingerprint,
+    rung_deals_seed,
+)
+from hearts_env.evaluation.benchmark.weights import check_shipped, shipped_files
 from hearts_env.rules import make_rules
 
 HERE = Path(__file__).parent
@@ -192,10 +203,14 @@ def test_an_opponent_that_plays_otherwise_is_refused(monkeypatch):
     refused with the reason (the benchmark extra installs Numba), before any game is played."""
     from hearts_baselines import search_common
 
+    v1 = get_suite("v1")
+    pimc, rules, seed = v1.rung("pimc").spec, v1.rules("standard"), v1.seed("standard")
+    # on the first deal only (pimc's Python rollouts take minutes a deal): its compiled play published, then compared
+    monkeypatch.setitem(v1.ladder_fingerprints, ("standard", "pimc"), ladder_fingerprint(pimc, rules, seed, count=1))
+    monkeypatch.setattr(checks, "ladder_fingerprint", lambda *args: ladder_fingerprint(*args, count=1))
     monkeypatch.setattr(search_common, "resolve_backend", lambda backend: None)  # as if Numba were missing
     with pytest.raises(BenchmarkCheckFailed, match=r"pimc .* plays the first 4 standard deals differently.*Numba"):
         run_benchmark("random", tier="smoke", rungs=["pimc"], **FAST)
-    v1 = get_suite("v1")
     monkeypatch.setitem(v1.ladder_fingerprints, ("standard", "greedy"), "0" * 64)
     with pytest.raises(BenchmarkCheckFailed, match="opponent greedy"):
         run_benchmark("random", tier="smoke", rungs=["greedy"], **FAST)
@@ -469,10 +484,72 @@ def test_held_out_deals_are_unknown_to_an_agent_that_knows_the_suite_s(cheat, mo
     assert counts == [32, 32]  # the public deals: every hand known before the first move
     counts[:] = [0, 0]
     run_benchmark(f"test_benchmark:{cheat.__name__}", tier="smoke", rungs=["random"], holdout=draw_holdout(), **FAST)
-    assert counts == [0, 32]
+    assert counts == [0, 8 * ONCE_GAMES_PER_DEAL]
 
 
-def test_a_held_out_run_is_reproducible_from_its_secret_and_never_a_leaderboard_row(smoke_run, tmp_path):
+class Rememberer(Agent):
+    """Memory across every game of the run, the strongest channel there can be (class state, every game in one
+    process; on a shared machine the page cache or a lock is a narrower one): at the end of each deal it keeps every
+    hand it knows as dealt — its own, and every seat's when nobody passed — and at the start of each game it looks its
+    dealt hand up among them. A hit would tell it every hand of the deal."""
+
+    memory: ClassVar[set[int]] = set()
+    hits: ClassVar[list[int]] = [0, 0]  # games whose deal it had seen, games played
+
+    def reset(self, rules, seat, seed=None):
+        super().reset(rules, seat, seed)
+        self.looked = False
+
+    def act(self, view):
+        if not self.looked:
+            self.looked = True
+            Rememberer.hits[0] += view.dealt in Rememberer.memory
+            Rememberer.hits[1] += 1
+        return min(iter_cards(view.legal))
+
+    def end_deal(self, view):
+        Rememberer.memory.add(view.dealt)
+        if not view.passed:  # a deal without passing: each seat played what it was dealt
+            Rememberer.memory.update(view.played_by)
+
+
+def test_a_held_out_run_shows_the_agent_every_deal_once_so_memory_across_games_finds_nothing(monkeypatch, tmp_path):
+    """The attack the solo format invites: remember each finished deal, recognise it later (another rotation, another
+    rung) and play it knowing every hand. On the suite's deals the agent meets each deal 8 times in two rungs: it
+    recognises every game of the second rung, and the later rotations of the deals nobody passes in; in a held-out
+    run, every game of every rung is a new deal, so the memory never hits."""
+    monkeypatch.syspath_prepend(str(HERE))
+    spy = importlib.import_module("test_benchmark").Rememberer  # the class the spec loads
+    spy.memory.clear()
+    spy.hits[:] = [0, 0]
+    run_benchmark("test_benchmark:Rememberer", tier="smoke", rungs=["random", "greedy"], **FAST)
+    assert spy.hits == [32 + 2 * 3, 64]  # 8 deals x 4 rotations x 2 rungs: the second rung's 32, 3 rotations of 2 holds
+    spy.memory.clear()
+    spy.hits[:] = [0, 0]
+    run = run_benchmark("test_benchmark:Rememberer", tier="smoke", rungs=["random", "greedy"], holdout=draw_holdout(),
+                        out=tmp_path / "h", **FAST)
+    games = 2 * 8 * ONCE_GAMES_PER_DEAL
+    assert spy.hits == [0, games] and run["format"] == "once" and run["deals"] == games // 2
+    dealt = [tuple(json.loads(line)["deals"][0]["hands"]) for rung in ("random", "greedy")
+             for line in (tmp_path / "h" / f"{rung}.jsonl").read_text().splitlines()]
+    assert len(dealt) == len(set(dealt)) == games  # no deal twice, across rungs too
+    for format in ("solo", "mixed"):
+        with pytest.raises(ValueError, match="held-out run plays format 'once'"):
+            run_benchmark("heuristic", tier="smoke", rungs=["random"], holdout=7, format=format, **FAST)
+    with pytest.raises(ValueError, match="format 'once' is the held-out runs' format"):
+        run_benchmark("heuristic", tier="smoke", rungs=["random"], format="once", **FAST)
+
+
+def test_the_once_format_cycles_the_agent_s_seat_and_the_pass_direction():
+    games = format_games("once", 32)
+    assert [d for d, _ in games] == list(range(32))
+    pairs = [(seatings(2)[s].index(0), d % 4) for d, s in games]  # the agent's seat, the deal's pass direction
+    assert sorted(pairs[:16]) == [(seat, direction) for seat in range(4) for direction in range(4)]
+    assert pairs[16:] == pairs[:16]
+    assert format_deals("once", 200) == 200 * ONCE_GAMES_PER_DEAL and format_deals("solo", 200) == 200
+
+
+def test_a_held_out_run_is_reproducible_from_its_secret(smoke_run, tmp_path):
     _, suite_run = smoke_run
     secret = 2**63 + 12345
     run = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], holdout=secret, out=tmp_path / "h",
@@ -481,17 +558,20 @@ def test_a_held_out_run_is_reproducible_from_its_secret_and_never_a_leaderboard_
     assert run["deal_set"] == "holdout" and run["holdout"] == secret and run["seed"] == deal_seed != agent_seed
     assert suite_run["deal_set"] == "suite" and "holdout" not in suite_run
     records = [json.loads(line) for line in (tmp_path / "h" / "random.jsonl").read_text().splitlines()]
-    assert {r["agent_seed"] for r in records} == {agent_seed} and {r["seed"] for r in records} == {deal_seed}
+    rung_seed = rung_deals_seed(secret, "random")
+    assert {r["agent_seed"] for r in records} == {agent_seed} and {r["seed"] for r in records} == {rung_seed}
+    assert len({deal_seed, agent_seed, rung_seed, rung_deals_seed(secret, "greedy")}) == 4
     public = {tuple(episode_match(make_rules("standard"), get_suite("v1").seed("standard"), k).deal.dealt)
               for k in range(8)}
     assert not public & {tuple(r["deals"][0]["hands"]) for r in records}
     again = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], holdout=secret, **FAST)
     assert [r["per_deal_margin"] for r in again["rungs"].values()] == \
         [r["per_deal_margin"] for r in run["rungs"].values()]
-    with pytest.raises(ValueError, match="not a leaderboard row"):
+    with pytest.raises(ValueError, match="not a leaderboard row"):  # the agent ran in the dealer's processes
         leaderboard_row(run)
     text = markdown(run)
-    assert "held-out deals" in text.splitlines()[0] and "not a leaderboard row" in text and "```" not in text
+    assert "held-out deals" in text.splitlines()[0] and "Not a leaderboard row" in text and "```" not in text
+    assert "ranked row" in markdown({**run, "isolation": "process", "tier": "quick"})
     with pytest.raises(ValueError, match="holdout"):  # resuming it as a run on the suite's deals
         run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], out=tmp_path / "h", resume=True, **FAST)
     for bad in (-1, True, 1.5):
@@ -503,7 +583,9 @@ def test_compare_pairs_on_the_same_deals_and_compares_unpaired_otherwise(smoke_r
     _, suite_run = smoke_run
     held_out = run_benchmark("heuristic", tier="smoke", rungs=["random", "greedy"], holdout=7, **FAST)
     c = compare(suite_run, held_out)
-    assert c["paired"] is False and c["deals"] == ["smoke (8 deals)", "smoke (8 held-out deals)"]
+    assert c["paired"] is False
+    assert c["deals"] == ["smoke (8 deals)", f"smoke ({8 * ONCE_GAMES_PER_DEAL} held-out deals)"]
+    assert c["format"] == "solo / once"
     a, b = (np.array(r["rungs"]["random"]["per_deal_margin"]) for r in (suite_run, held_out))
     assert c["rungs"]["random"] == unpaired(a, b)
     assert "unpaired" in format_compare(c) and "Welch t p" in format_compare(c)
@@ -552,3 +634,21 @@ def test_the_command_draws_a_secret_and_resume_keeps_it(tmp_path, capsys):
     assert main(["benchmark", "random", "--tier", "smoke", "--opponents", "greedy", "--jobs", "1", "--isolation",
                  "none", "--out", str(tmp_path / "s"), "--resume", "--holdout"]) == 2
     assert "not held-out ones" in capsys.readouterr().err
+
+
+def test_a_registered_agent_s_stated_weights_are_checked_against_the_file_its_package_ships():
+    """A seated program states its weights' name and checksum; for a registered agent playing its bundled weights the
+    dealer hashes the file the agent's package ships (found from its entry point, not imported) and refuses a statement
+    that matches none. Specs with weights of their own, programs of any other kind and odd names are not checked."""
+    package, (path,) = shipped_files("apprentice", "apprentice.npz")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert package == "hearts_baselines"
+    assert check_shipped("apprentice", {"file": "apprentice.npz", "sha256": digest}) == "hearts_baselines"
+    assert check_shipped("hosted:apprentice", {"file": "apprentice.npz", "sha256": digest}) == "hearts_baselines"
+    with pytest.raises(ValueError, match=rf"states its weights are apprentice.npz .* not the apprentice.npz "
+                                         rf"hearts_baselines ships \(SHA-256 {digest[:16]}"):
+        check_shipped("apprentice", {"file": "apprentice.npz", "sha256": "0" * 64})
+    for spec, name in [("apprentice(weights='mine.npz')", "apprentice.npz"), ("seat:./bot", "apprentice.npz"),
+                       ("heuristic", "apprentice.npz"), ("apprentice", "../weights/apprentice.npz"),
+                       ("apprentice", "nosuch.npz"), ("nosuchagent", "apprentice.npz")]:
+        assert check_shipped(spec, {"file": name, "sha256": "0" * 64}) is None, spec

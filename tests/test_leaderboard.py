@@ -14,21 +14,25 @@ import numpy as np
 import pytest
 
 from hearts_env.agents import agent_names
-from hearts_env.evaluation.benchmark import compare, get_suite, leaderboard_row
+from hearts_env.evaluation.benchmark import compare, get_suite, leaderboard_row, ranked_row
 from hearts_env.evaluation.benchmark.ladder_cards import first_deviation, sample_games
 from hearts_env.evaluation.benchmark.stats import headline, paired
-from hearts_env.evaluation.benchmark.suite import holdout_seeds
+from hearts_env.evaluation.benchmark.suite import format_deals, holdout_seeds
 from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, unpack_records, verify_run
 from hearts_env.evaluation.exploit.track import robustness_cell
 
 DOCS = Path(__file__).parents[1] / "docs"
 RESULTS_FOLDER = Path(__file__).parents[1] / "results"
 LEADERBOARD = RESULTS_FOLDER / "leaderboard"
-HELD_OUT_FOLDER = LEADERBOARD / "v1" / "holdout"
-RESULTS = sorted(path for path in LEADERBOARD.rglob("*.json") if HELD_OUT_FOLDER not in path.parents)
+HELD_OUT_FOLDER = LEADERBOARD / "v1" / "holdout"  # the earlier held-out checks (solo format, before ranked rows)
+RANKED_FOLDER = LEADERBOARD / "v1" / "ranked"  # the ranked rows: held-out runs in the once format
+RESULTS = sorted(path for path in LEADERBOARD.rglob("*.json")
+                 if HELD_OUT_FOLDER not in path.parents and RANKED_FOLDER not in path.parents)
 HELD_OUT = sorted(HELD_OUT_FOLDER.rglob("*.json"))
+RANKED = sorted(RANKED_FOLDER.rglob("*.json"))
 EXPLOITS = RESULTS_FOLDER / "exploit" / "v1" / "standard" / "quick"  # trained exploiters (hearts-env exploit --train)
 TABLE_ROW = re.compile(r"^\| `[^`]+` \| (quick|full) \(\d+\) \|")
+RANKED_ROW = re.compile(r"^\| `[^`]+` \| (quick|full) \(\d+ held-out\) \|")
 DUTCH_ONLY = {"dutchnn"}  # paper 003's network plays the 32-card deck only
 REFERENCES = {"xinxin"}  # not bundled (GPL-3.0, built by `make xinxin`): its rows are the reference table's
 PROBES = {"moon-seeker", "queen-dumper"}  # probes of other agents (hearts-env exploit), not players to rank
@@ -150,17 +154,19 @@ def test_each_row_measured_under_the_dealer_verifies_from_its_records(path):
     verify_run(path, leaderboard=True, ladder_sample=0)  # the ladder's cards: the next test, at a cost it names
 
 
-LADDER_SAMPLE = {"quick": (1.0, 0.05), "full": (0.02, 0.005)}
+LADDER_SAMPLE = {"ranked": (1.0, 0.02), "quick": (0.1, 0.02), "full": (0.02, 0.005)}
 """The shares of a row's games whose ladder cards the tests replay: (the random, greedy and heuristic rungs, the pimc
-rung). Measured on this project's 2-core machine: pimc about 0.16 s a game with Numba (all 800 games of a quick row
-2.2 min, all 11,200 of a full row about 30 min, one core), the others a few ms a game with their replay (all of a quick
-row about 10 s, of a full row about 60 s). ``hearts-env benchmark verify ROW`` replays every card of every rung."""
+rung), for the ranked rows (held-out quick runs: every cheap rung's card) and the public-deal rows of each tier.
+Measured on this project's 2-core machine: pimc about 0.16 s a game with Numba (all 1,000 games of a ranked row
+2.7 min, all 800 of a quick row 2.2 min, all 11,200 of a full row about 30 min, one core), the others 2-3 ms a game
+(all 3,000 of a ranked row about 7 s). ``hearts-env benchmark verify ROW`` replays every card of every rung, and
+``hearts-env benchmark pack`` did for each ranked row before writing it."""
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
 def test_the_ladder_played_its_own_cards_in_each_row(path):
-    """Every card a ladder seat played in the shipped records is the ladder agent's from that seat's view and
-    seed: all of them on the cheap rungs of a quick row, samples named by a seed elsewhere (LADDER_SAMPLE)."""
+    """Every card a ladder seat played in the sampled shipped records is the ladder agent's from that seat's view and
+    seed: samples named by a seed (LADDER_SAMPLE; the ranked rows' cheap rungs in full, below)."""
     result = _load(path)
     records = unpack_records(result, path.with_name(path.stem + PACKED_SUFFIX).read_bytes())
     cheap, costly = LADDER_SAMPLE.get(result["tier"], LADDER_SAMPLE["quick"])
@@ -192,3 +198,74 @@ def test_two_published_results_pair_deal_for_deal():
     assert c["ladder"]["deals"] == full[0]["deals"]
     a_minus_b = full[0]["headline"]["mean"] - full[1]["headline"]["mean"]
     assert c["ladder"]["mean"] == pytest.approx(a_minus_b)
+
+
+def _ranked_table_rows() -> list[str]:
+    return [line for line in (DOCS / "benchmark.md").read_text().splitlines() if RANKED_ROW.match(line)]
+
+
+def _claim(ranked: dict) -> dict | None:
+    """The ranked agent's run on the suite's public deals at the same tier (its claim), if the leaderboard has one."""
+    path = LEADERBOARD / ranked["suite"] / ranked["tier"] / f"{ranked['agent']}.json"
+    return _load(path) if path.exists() else None
+
+
+def test_the_leaderboard_ranks_held_out_rows():
+    assert {"heuristic", "apprentice", "pimc"} <= {_load(path)["agent"] for path in RANKED}
+
+
+@pytest.mark.parametrize("path", RANKED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_each_ranked_row_is_a_whole_held_out_run_that_verifies_from_its_records(path):
+    """A ranked row: a held-out run in the once format (every deal once), the agent in its sandboxed program, its
+    secret published, every game re-dealt from it and replayed, every figure recomputed (``verify --leaderboard``)."""
+    result = _load(path)
+    suite = get_suite(result["suite"])
+    assert path.parent.relative_to(LEADERBOARD).parts == (suite.version, "ranked", result["tier"])
+    assert result["format"] == "once" and result["deal_set"] == "holdout" and result["preset"] == "standard"
+    assert result["deals"] == format_deals("once", suite.deals(result["tier"]))
+    assert result["seed"] == holdout_seeds(result["holdout"])[0]
+    assert {name: rung["spec"] for name, rung in result["rungs"].items()} == {r.name: r.spec for r in suite.ladder}
+    verify_run(path, leaderboard=True, ladder_sample=0)  # the ladder's cards: the next test
+    if result["agent_weights"] is not None:  # a bundled agent's stated weights are the file its package ships
+        assert result["agent_weights"]["shipped_by"] == "hearts_baselines"
+
+
+@pytest.mark.parametrize("path", RANKED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_the_ladder_played_its_own_cards_in_each_ranked_row(path):
+    """Every card of the random, greedy and heuristic rungs, and a sample of pimc's named by a seed (LADDER_SAMPLE)."""
+    result = _load(path)
+    records = unpack_records(result, path.with_name(path.stem + PACKED_SUFFIX).read_bytes())
+    cheap, costly = LADDER_SAMPLE["ranked"]
+    for name, rung in result["rungs"].items():
+        games = sample_games(sorted(records[name], key=lambda r: (r["deal"], r["seating_index"])),
+                             costly if name == "pimc" else cheap, seed=62)
+        assert first_deviation((rung["spec"], record) for record in games) is None
+
+
+@pytest.mark.parametrize("path", RANKED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_each_ranked_row_is_in_the_docs_beside_its_claim(path):
+    result = _load(path)
+    row = ranked_row(result, _claim(result))
+    assert _ranked_table_rows().count(row) == 1, f"docs/benchmark.md has no ranked row {row}"
+
+
+def test_each_ranked_row_in_the_docs_has_its_result_file():
+    published = {ranked_row(_load(path), _claim(_load(path))) for path in RANKED}
+    for line in _ranked_table_rows():
+        assert line in published, f"no file in {RANKED_FOLDER.relative_to(RESULTS_FOLDER.parent)} says {line}"
+
+
+def test_every_claim_agrees_with_its_ranked_row():
+    """What the ranking asks of a run on the public deals: not better than its held-out row beyond chance, over the
+    whole table at once. Each comparison is Welch's one-sided test; with one per ranked row, an honest table would fail
+    a 5 % test on some row one time in three, so the level is Bonferroni's, 5 % shared by the rows."""
+    comparisons = {}
+    for path in RANKED:
+        ranked = _load(path)
+        claim = _claim(ranked)
+        if claim is not None:
+            comparisons[ranked["agent"]] = compare(claim, ranked)
+    assert len(comparisons) >= 3
+    for agent, c in comparisons.items():
+        one_sided = c["ladder"]["welch_p"] / 2 if c["ladder"]["mean"] > 0 else 1.0
+        assert not c["paired"] and one_sided > 0.05 / len(comparisons), (agent, c["ladder"])

@@ -123,6 +123,26 @@ def test_a_reply_too_deep_to_parse_is_the_seats_protocol_forfeit_and_the_run_goe
     verify_run(tmp_path / "run")
 
 
+def test_notes_a_seat_reports_are_its_own_word_and_malformed_ones_are_its_protocol_forfeit(tmp_path):
+    """A program may report notes with its end_deal reply (xinxin's fallbacks). The agent's are recorded as its word
+    and never counted as an opponent's; notes that are not a few counts by short names end the game as its protocol
+    forfeit, never the run."""
+    good = _run(f"seat:{sys.executable} claims.py notes", tmp_path / "good", rungs=["greedy"])
+    rung = good["rungs"]["greedy"]
+    assert not rung["errors"] and "opponent_notes" not in rung
+    records = [json.loads(line) for line in (tmp_path / "good" / "greedy.jsonl").read_text().splitlines()]
+    assert all(r["notes"] == {str(_agent_seat(r)): {"fallback": 9}} for r in records)
+    verify_run(tmp_path / "good")
+    bad = _run(f"seat:{sys.executable} claims.py bad-notes", tmp_path / "bad", rungs=["greedy"])
+    assert bad["rungs"]["greedy"]["errors"] == {"protocol": 32}
+    assert [s["status"] for s in bad["sittings"]] == ["finished"]
+
+
+def _agent_seat(record):
+    """The seat of the agent (the spec that is not the opponent's) in a benchmark record."""
+    return next(seat for seat, spec in enumerate(record["seating"]) if spec.startswith("seat:"))
+
+
 def test_what_the_start_up_check_plants_in_the_kernel_cache_reaches_no_program(honest, tmp_path):
     """The start-up check writes the run's kernel cache; a named pipe and a link planted there used to stop the run
     at the first program start (shutil.Error): now only regular files reach a program, and the run is honest's."""
@@ -153,6 +173,22 @@ def test_a_seat_cannot_write_a_file_past_its_size_on_the_hosts_disk(honest, tmp_
     """The folder of compiled kernels is on the host's disk: a file there may not pass RLIMIT_FSIZE (256 MiB)."""
     result = _run("hostile_agents:DiskFiller", tmp_path / "run")
     assert _margins(result) == _margins(honest)
+
+
+def test_a_sandbox_holds_its_tasks_to_a_count_set_inside_its_own_namespace():
+    """RLIMIT_NPROC set by the dealer would count every process of its host user; set inside the sandbox's user
+    namespace it counts that sandbox's tasks alone. A program reads the limit it runs under; the manifest says whether
+    the kernel enforces it here (it exempts tasks whose host user is root: a dealer run as root has no bound)."""
+    from hearts_env.evaluation.seat.sandbox import Sandbox, describe_limits, launch, processes_held
+
+    sandbox = Sandbox(mode="bwrap", processes=77)
+    launched = launch([sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_NPROC))"],
+                      sandbox)
+    out, _ = launched.process.communicate(timeout=60)
+    launched.cleanup()
+    assert out.decode().strip() == "(77, 77)"
+    assert describe_limits(sandbox)["processes"] == 77
+    assert describe_limits(sandbox)["processes_held"] is processes_held(sandbox) is (os.geteuid() != 0)
 
 
 def test_what_a_program_states_about_itself_adds_no_row_or_markup_to_a_result(tmp_path):

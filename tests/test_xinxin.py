@@ -18,8 +18,9 @@ from hearts_env import Deal, make_rules
 from hearts_env.agents import AgentError, make_agent
 from hearts_env.cards import parse_cards, to_mask
 from hearts_env.engine import Phase
-from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.arena import run_arena, solo_seatings
 from hearts_env.evaluation.benchmark import get_suite, leaderboard_row, reference_row, run_benchmark
+from hearts_env.evaluation.benchmark.stats import rung_figures
 from hearts_env.evaluation.benchmark.suite import UNCHECKED, ladder_fingerprint
 from hearts_env.evaluation.benchmark.verify import VerificationFailed, verify_run
 from hearts_env.evaluation.reference.xinxin import (
@@ -316,6 +317,23 @@ def test_xinxin_takes_a_seat_in_the_arena_through_the_seat_protocol(tmp_path):
 
 
 @needs_xinxin
+def test_a_starved_xinxin_s_fallbacks_are_recorded_per_game_and_shown_in_the_result():
+    """xinxin past its deadline plays its lowest legal card. A seat with a deadline no request can meet (1 ms) falls
+    back at every decision; the host reports each deal's fallbacks with its end_deal reply, every game's record keeps
+    them, and a rung's figures total them (so a starved reference seat shows in the result instead of losing unseen)."""
+    starved = "hosted:xinxin(uct_num_runs=5, iimc_num_worlds=4, deadline=0.001)"
+    records = run_arena(["heuristic", starved], deals=1, rules="openspiel", jobs=1, only_seatings=solo_seatings()[:1])
+    (record,) = records
+    xinxin_seats = [seat for seat, spec in enumerate(record["seating"]) if spec == starved]
+    assert record["error"] is None and sorted(record["notes"]) == [str(seat) for seat in xinxin_seats]
+    for seat in xinxin_seats:
+        assert record["notes"][str(seat)]["fallback"] == record["decisions"][seat] > 0
+        assert record["notes"][str(seat)]["timeout_or_crash"] == 2 * record["decisions"][seat]  # two tries a decision
+    notes = rung_figures(records, 1, opponent_time=True)["opponent_notes"]
+    assert notes["fallback"] == sum(record["decisions"][seat] for seat in xinxin_seats) and notes["games"] == 1
+
+
+@needs_xinxin
 def test_a_seated_xinxin_finds_the_driver_the_user_named_and_refuses_a_wrong_one_in_one_line(tmp_path, monkeypatch):
     """A pip-installed package has no checkout to find the driver in: ``$HEARTS_ENV_XINXIN`` must reach the
     sandboxed seat, and the file it names must be visible there even under ``/tmp``, which the sandbox covers."""
@@ -369,6 +387,7 @@ def test_the_reference_track_plays_xinxin_at_openspiels_setting_and_verifies(ref
     assert result["track"] == "reference" and result["headline"]["name"] == "reference margin"
     assert rung["spec"].startswith("hosted:xinxin(setting='openspiel', uct_num_runs=50,")
     assert rung["opponent_seconds_per_decision"] > 0 and rung["opponent_errors"] == 0
+    assert rung["opponent_notes"]["games"] >= 0 and "opponent fallbacks (games)" in (folder / "result.md").read_text()
     assert result["checks"]["ladder"] == "each opponent's play on 4 deals is the suite's"
     verify_run(folder, leaderboard=True)
     row = reference_row(result)

@@ -42,7 +42,7 @@ from hearts_env.evaluation.benchmark import (
     run_benchmark,
 )
 from hearts_env.evaluation.benchmark.runner import AGENT_ISOLATION, MOVE_TIME_LIMIT
-from hearts_env.evaluation.benchmark.suite import TRACKS
+from hearts_env.evaluation.benchmark.suite import FORMATS, ONCE_GAMES_PER_DEAL, TRACKS
 from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, VerificationFailed, pack_records, verify_run
 from hearts_env.evaluation.exploit.track import PROBES, format_probes, format_trained, run_probes, run_trained
 from hearts_env.evaluation.records import FORMAT, deals_of_record, read_record
@@ -161,7 +161,7 @@ def _pack(args: argparse.Namespace) -> int:
         data = pack_records(result, records)
         dest.write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
         packed.write_bytes(data)
-        verify_run(dest)
+        verify_run(dest, ladder_sample=0)  # the same games, packed: their ladder cards were replayed above
     except (VerificationFailed, OSError, ValueError) as e:
         print(f"hearts-env benchmark pack: {e}", file=sys.stderr)
         return 1
@@ -482,9 +482,11 @@ def build_parser() -> argparse.ArgumentParser:
     benchmark.add_argument("--tier", default="quick", help="deals played (suite v1): " + ", ".join(
         f"{tier} {deals:,}" for tier, deals in v1.tiers.items()))
     benchmark.add_argument("--rules", default="standard", help="the suite's rules preset: " + ", ".join(v1.presets))
-    benchmark.add_argument("--format", default="solo", choices=["solo", "mixed"],
-                           help="solo: the agent against three copies of each opponent (4 rotations); mixed: the 14 "
-                                "seatings of the two")
+    benchmark.add_argument("--format", default=None, choices=list(FORMATS),
+                           help="solo (the default on the suite's deals): the agent against three copies of each "
+                                "opponent (4 rotations); mixed: the 14 seatings of the two; once (held-out runs, and "
+                                f"their default): every game a new deal, {ONCE_GAMES_PER_DEAL} games per deal of the "
+                                "tier")
     benchmark.add_argument("--track", choices=list(TRACKS), default="ladder",
                            help="ladder: the suite's bundled opponents; reference: the programs the literature "
                                 "measures against, xinxin and OpenSpiel's ISMCTS (docs/reference.md)")
@@ -512,7 +514,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 "result when it ends): give a result's to reproduce its games")
     benchmark.add_argument("--holdout", nargs="?", type=_secret, const=DRAW, metavar="SECRET",
                            help="play held-out deals dealt from SECRET (none given: a new one from the OS, printed) "
-                                "instead of the suite's public ones, to check a result against; not a leaderboard row")
+                                "instead of the suite's public ones, every deal once (format once): the leaderboard's "
+                                "ranked rows")
     benchmark.add_argument("--allow-errors", action="store_true", help="exit 0 even if the agent's errors ended games")
     benchmark.add_argument("--json", action="store_true", help="print the result (or comparison) as JSON")
     benchmark.set_defaults(func=_benchmark)

@@ -84,6 +84,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
     think = [0.0, 0.0, 0.0, 0.0]  # seconds each seat spent choosing, its slowest choice, and how many choices
     slowest = [0.0, 0.0, 0.0, 0.0]
     decisions = [0, 0, 0, 0]
+    notes: dict[str, dict[str, int]] = {}  # what seated programs reported of their deals (xinxin's fallbacks)
     while error is None:
         deal = match.deal
         for seat, agent in enumerate(agents):
@@ -95,6 +96,11 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
         if error is None:
             for seat, agent in enumerate(agents):
                 error = error or _call(seat, agent.end_deal, SeatView.of(deal, seat))
+            for seat, agent in enumerate(agents):
+                if isinstance(agent, SeatAgent) and agent.notes is not None:
+                    kept = notes.setdefault(str(seat), {})
+                    for kind, n in agent.notes.items():
+                        kept[kind] = kept.get(kind, 0) + n
         details.append({"hands": list(deal.dealt), "pass_direction": deal.pass_direction_name,
                         "dealer": deal.dealer, "history": deal.history, "points": deal.points})
         if error is not None:
@@ -112,7 +118,8 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "moon_attempts": [s for d in match.history for s in moon_attempts(d)],
             "error": error, "version": __version__, "think_seconds": think, "decisions": decisions,
             "slowest_move_seconds": slowest, "move_time_limit": move_time_limit,
-            **({} if agent_seed is None else {"agent_seed": agent_seed}), "deals": details}
+            **({} if agent_seed is None else {"agent_seed": agent_seed}), **({"notes": notes} if notes else {}),
+            "deals": details}
 
 
 def forfeit(scores: Sequence[int], offender: int, penalty_total: int) -> tuple[list[int], list[int]]:

@@ -38,7 +38,7 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
               progress: bool = False, move_time_limit: float | None = None,
               backend: str = "processes", isolation: str = "seating",
               only_seatings: Sequence[int] | None = None, agent_seed: int | None = None,
-              seats: SeatOptions | None = None) -> list[dict[str, Any]]:
+              seats: SeatOptions | None = None, games: Sequence[tuple[int, int]] | None = None) -> list[dict[str, Any]]:
     """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
     every record, those resumed from ``out`` included.
 
@@ -53,7 +53,9 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
 
     ``only_seatings`` plays a subset of the seatings (indices into :func:`seatings`; records keep
     those indices): with two specs, the four that seat the first spec once make the one-against-three
-    format of the benchmark (:func:`solo_seatings`).
+    format of the benchmark (:func:`solo_seatings`). ``games`` plays exactly these (deal, seating) pairs
+    instead (each deal below ``deals``, each seating among ``only_seatings``): the benchmark's ``once`` format
+    plays each deal in one seating.
 
     Agents' random seeds derive from ``agent_seed`` (default: ``seed``) and the game, and agents see
     them: with the default, an agent can re-deal the cards (see :func:`play_game`).
@@ -96,8 +98,9 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
                                  f"start a new file")
             check_record(record, path)
             done[(record["deal"], record["seating_index"])] = record
+    wanted = [(d, s) for d in range(deals) for s in chosen] if games is None else _checked_games(games, deals, chosen)
     todo = [(list(specs), rules, seed, d, s, move_time_limit, agent_seed, seats)
-            for d in range(deals) for s in chosen if (d, s) not in done]
+            for d, s in wanted if (d, s) not in done]
     jobs = jobs or os.cpu_count() or 1
     sink = path.open("a") if path is not None else None
     bar = _progress_bar(len(todo), progress)
@@ -127,7 +130,8 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
         bar.close()
         if sink is not None:
             sink.close()
-    return [done[key] for key in sorted(done) if key[0] < deals and key[1] in chosen]
+    kept = set(wanted)
+    return [done[key] for key in sorted(done) if key in kept]
 
 
 class WorkerDied(RuntimeError):
@@ -179,6 +183,19 @@ def _checked_arguments(specs: Sequence[str], deals: int, rules: Rules | str, job
         raise ValueError(f"only_seatings must be indices of seatings 0..{n_seatings - 1} of {len(specs)} specs, "
                          f"got {only_seatings!r}")
     return rules, seats, chosen
+
+
+def _checked_games(games: Sequence[tuple[int, int]], deals: int, chosen: Sequence[int]) -> list[tuple[int, int]]:
+    """``games`` as (deal, seating) pairs, each deal below ``deals`` and each seating among ``chosen``, in order."""
+    checked = []
+    for game in games:
+        if not (isinstance(game, tuple | list) and len(game) == 2 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in game)
+                and 0 <= game[0] < deals and game[1] in chosen):
+            raise ValueError(f"games must be (deal, seating) pairs with a deal 0..{deals - 1} and a seating among "
+                             f"{list(chosen)}, got {game!r}")
+        checked.append((game[0], game[1]))
+    return sorted(set(checked))
 
 
 def seating_passes(todo: list[tuple]) -> list[list[tuple]]:

@@ -7,7 +7,8 @@ duplicate deals, every pass direction, isolated processes, errors charged as for
 self-checks, and reports each rung's figures and the headline ladder margin (``track="reference"``: against the
 programs the literature measures against, xinxin and OpenSpiel's ISMCTS); :func:`compare` pairs
 two results deal for deal. ``run_benchmark(holdout=draw_holdout())`` plays held-out deals instead of
-the suite's public ones, to check that a result does not depend on knowing them. See docs/benchmark.md.
+the suite's public ones, every deal once (format ``once``): the leaderboard's ranked rows, which no knowledge of
+the public deals and no memory across games can move. See docs/benchmark.md.
 """
 
 from hearts_env.evaluation.benchmark.checks import BenchmarkCheckFailed
@@ -17,11 +18,12 @@ from hearts_env.evaluation.benchmark.report import (
     format_compare,
     leaderboard_row,
     markdown,
+    ranked_row,
     reference_row,
 )
 from hearts_env.evaluation.benchmark.runner import run_benchmark
 from hearts_env.evaluation.benchmark.suite import FORMATS, SUITES, TRACKS, Rung, Suite, draw_holdout, get_suite
 
 __all__ = ["FORMATS", "SUITES", "TRACKS", "BenchmarkCheckFailed", "IncomparableResults", "Rung", "Suite", "compare",
-           "draw_holdout", "format_compare", "get_suite", "leaderboard_row", "markdown", "reference_row",
+           "draw_holdout", "format_compare", "get_suite", "leaderboard_row", "markdown", "ranked_row", "reference_row",
            "run_benchmark"]

@@ -10,8 +10,10 @@ import numpy as np
 
 from hearts_env.evaluation.benchmark.stats import paired, unpaired
 
-COMPARABLE = ("benchmark", "suite", "preset", "rules", "format")
-"""What two results must share to be compared at all."""
+COMPARABLE = ("benchmark", "suite", "preset", "rules")
+"""What two results must share to be compared at all (and a format measuring the same margin: :data:`MARGIN_OF`)."""
+MARGIN_OF = {"solo": "solo", "once": "solo", "mixed": "mixed"}
+"""The margin a format measures: ``once`` (held-out rows) estimates the solo format's margin, each deal once."""
 
 
 def resolution(sd: float | None, deals: int) -> float | None:
@@ -46,15 +48,17 @@ def markdown(result: dict[str, Any]) -> str:
     h = result["headline"]
     held_out = _held_out(result)
     reference = result.get("track") == "reference"
+    once = result["format"] == "once"
     lines = [f"# hearts-bench {result['suite']} ({result['tier']}{', held-out deals' if held_out else ''}"
              f"{', reference track' if reference else ''}): `{shown(result['agent'])}`", "",
              f"**{h['name'].capitalize()}: {format_interval(h)}** points per deal (95% bootstrap interval over "
              f"{result['deals']} deals; Wilcoxon p {_p(h)}): the points the opponents took minus the points the agent "
-             f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took fewer.", "",
+             f"took, per deal, averaged over the {len(result['rungs'])} opponents. Positive: the agent took "
+             f"fewer.", "",
              "| opponent | agent pts/deal | opponent pts/deal | margin, 95% | Wilcoxon p | matchpoints | wins/deal "
              "| wins/game to 100 (games) | moons shot / suffered | Q♠ taken | ms/decision (slowest) | agent errors |"
-             + (" opponent ms/decision |" if reference else ""),
-             "|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if reference else "")]
+             + (" opponent ms/decision | opponent fallbacks (games) |" if reference else ""),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if reference else "")]
     for name, r in result["rungs"].items():
         errors = ", ".join(f"{n} {kind}" for kind, n in sorted(r["errors"].items())) or "0"
         per_move = "-" if r["seconds_per_decision"] is None else \
@@ -65,7 +69,7 @@ def markdown(result: dict[str, Any]) -> str:
                      f"{format_interval(r['margin'])} | {_p(r['margin'])} | {r['matchpoints']:.3f} | "
                      f"{r['win_rate_deal']:.1%} | {games} | "
                      f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |"
-                     + (f" {_ms(r.get('opponent_seconds_per_decision'))} |" if reference else ""))
+                     + (f" {_ms(r.get('opponent_seconds_per_decision'))} | {_fallbacks(r)} |" if reference else ""))
     smallest = resolution(h["sd"], h["deals"])
     hw = result["hardware"]
     lines += ["", f"Smallest {h['name']} this run resolves (1.96 sd/√deals): "
@@ -78,9 +82,9 @@ def markdown(result: dict[str, Any]) -> str:
               f"Checks passed: {'; '.join(result['checks'].values())}.",
               f"hearts-env {result['package_version']}, {hw['cpus']} CPUs {hw['machine']}, Python {hw['python']}, "
               f"NumPy {hw['numpy']}; {result['seconds']:.0f} s, started {result['started']}.", ""]
-    if held_out:
-        lines.append("Held-out deals are not a leaderboard row: compare this result with a run of the same agent on "
-                     "the suite's deals (`hearts-env benchmark compare`, unpaired); an honest agent's margins agree.")
+    if held_out and not once:
+        lines.append("Held-out deals played in the solo format are not a leaderboard row: the agent saw each deal "
+                     "four times against each opponent.")
     elif _in_dealer(result):
         lines.append(f"Not a leaderboard row: the agent ran inside the dealer's processes (isolation "
                      f"{result['isolation']}); a row needs it in a program of its own (isolation process).")
@@ -88,10 +92,20 @@ def markdown(result: dict[str, Any]) -> str:
         lines.append("A smoke run checks that an agent runs; the leaderboard's rows are quick and full runs.")
     elif reference:
         lines += ["Its row for the reference table (docs/reference.md):", "", "```", reference_row(result), "```"]
+    elif once:
+        lines += ["Its ranked row for the leaderboard's table (docs/benchmark.md, \"The leaderboard\"), run by whoever "
+                  "publishes the table on their own machine:", "", "```", leaderboard_row(result), "```"]
     else:
-        lines += ["Its row for the leaderboard's table (docs/benchmark.md, \"Submitting a row\"):", "",
-                  "```", leaderboard_row(result), "```"]
+        lines += ["Its row as the submitter's claim beside the ranked held-out row (docs/benchmark.md, \"The "
+                  "leaderboard\"):", "", "```", leaderboard_row(result), "```"]
     return "\n".join(lines)
+
+
+def _fallbacks(rung: dict[str, Any]) -> str:
+    """The reference seats' fallbacks (xinxin's lowest legal card past its deadline, or on its failure) and the games
+    they were in, as the programs reported them; ``-``: not reported (results before the seats reported them)."""
+    notes = rung.get("opponent_notes")
+    return "-" if notes is None else f"{notes.get('fallback', 0)} ({notes['games']})"
 
 
 def _ms(seconds: float | None) -> str:
@@ -112,10 +126,11 @@ def reference_row(result: dict[str, Any]) -> str:
 
 
 def _check_row(result: dict[str, Any]) -> None:
-    """Refuse runs that are no table's row: held-out deals, or the agent inside the dealer's processes."""
-    if _held_out(result):
-        raise ValueError("a run on held-out deals is not a leaderboard row: the leaderboard's rows are runs on the "
-                         "suite's deals, which others pair with")
+    """Refuse runs that are no table's row: held-out deals played in a format that repeats them, or the agent
+    inside the dealer's processes."""
+    if _held_out(result) and result["format"] != "once":
+        raise ValueError(f"a run on held-out deals in format {result['format']!r} is not a leaderboard row: it showed "
+                         f"the agent each deal more than once (held-out rows play format once)")
     if _in_dealer(result):
         raise ValueError(f"a run with the agent inside the dealer's processes (isolation {result['isolation']}) is "
                          f"not a leaderboard row: run it with isolation process")
@@ -154,6 +169,29 @@ def leaderboard_row(result: dict[str, Any], robustness: str | None = None) -> st
     return "| " + " | ".join(cells) + " |"
 
 
+def ranked_row(ranked: dict[str, Any], claim: dict[str, Any] | None = None) -> str:
+    """The row of a held-out run (format ``once``) in the leaderboard's ranked table of docs/benchmark.md: agent,
+    tier (held-out deals), ladder margin, the margin against each rung, then beside it the ``claim`` — the same agent's
+    run on the suite's public deals — with its ladder margin and the agreement test (claim minus held-out, Welch's
+    interval and p: an honest agent's agree), mean milliseconds per decision, and the day the held-out run started."""
+    _check_row(ranked)
+    if ranked["format"] != "once" or not _held_out(ranked):
+        raise ValueError("a ranked row is a held-out run (format once); a run on the suite's deals is its claim")
+    times = [r["seconds_per_decision"] for r in ranked["rungs"].values()]
+    per_move = "-" if None in times else f"{1000 * float(np.mean(times)):.2f}"
+    if claim is None:
+        beside = ["-", "-"]
+    else:
+        agreement = compare(claim, ranked)["ladder"]
+        beside = [f"{format_interval(claim['headline'])} ({claim['tier']})",
+                  f"{format_interval(agreement)} ({_p(agreement)})"]
+    cells = [f"`{shown(ranked['agent'])}`", f"{ranked['tier']} ({ranked['deals']} held-out)",
+             f"**{format_interval(ranked['headline'])}**",
+             *(format_interval(r["margin"]) for r in ranked["rungs"].values()), *beside, per_move,
+             ranked["started"][:10]]
+    return "| " + " | ".join(cells) + " |"
+
+
 def _label(result: dict[str, Any]) -> str:
     """The agent's spec, with its weights' checksum when it has weights (two builds of ``ppo`` differ there)."""
     weights = result.get("agent_weights")
@@ -167,7 +205,8 @@ def _weights(result: dict[str, Any]) -> str:
     if not weights:
         return ""
     whose = ", as the agent's program states them" if result.get("isolation") == "process" else ""
-    return f" Agent weights{whose}: {shown(weights['file'])}, SHA-256 {shown(weights['sha256'])[:16]}…."
+    shipped = f" (the file {shown(weights['shipped_by'])} ships)" if weights.get("shipped_by") else ""
+    return f" Agent weights{whose}: {shown(weights['file'])}, SHA-256 {shown(weights['sha256'])[:16]}…{shipped}."
 
 
 def plot_ladder(result: dict[str, Any], path: str | Path) -> None:
@@ -215,13 +254,16 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         if a.get(key) != b.get(key):
             raise IncomparableResults(f"the results differ in {key} ({a.get(key)!r} vs {b.get(key)!r}): only runs of "
                                       f"one suite, rules and format compare")
+    if MARGIN_OF.get(str(a.get("format"))) != MARGIN_OF.get(str(b.get("format"))):
+        raise IncomparableResults(f"the results differ in format ({a.get('format')!r} vs {b.get('format')!r}): only "
+                                  f"runs of one format compare (solo and once measure the same margin)")
     ladder_a = {n: r["spec"] for n, r in a["rungs"].items()}
     ladder_b = {n: r["spec"] for n, r in b["rungs"].items()}
     if ladder_a != ladder_b:
         raise IncomparableResults(f"the results were played against different opponents ({ladder_a} vs {ladder_b})")
     # one seed, one set of deals: deal k is the same deal in every tier, so a quick run and a full run
     # pair on the quick tier's deals, the first of both
-    same_deals = a.get("seed") == b.get("seed")
+    same_deals = a.get("seed") == b.get("seed") and a["format"] == b["format"]
     common = min(a["deals"], b["deals"])
 
     def difference(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
@@ -232,7 +274,8 @@ def compare(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     both = [np.mean([a["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0),
             np.mean([b["rungs"][n]["per_deal_margin"] for n in ladder_a], axis=0)]
     return {"a": _label(a), "b": _label(b), "suite": a["suite"], "tier": a["tier"], "rules": a["rules"],
-            "format": a["format"], "paired": same_deals, "deals": [_deals(a), _deals(b)], "rungs": rungs,
+            "format": a["format"] if a["format"] == b["format"] else f"{a['format']} / {b['format']}",
+            "paired": same_deals, "deals": [_deals(a), _deals(b)], "rungs": rungs,
             "ladder": difference(both[0], both[1])}
 
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -37,13 +37,18 @@ from hearts_env.evaluation.benchmark.stats import headline, per_deal, require_st
 from hearts_env.evaluation.benchmark.suite import (
     FORMATS,
     HEADLINES,
+    HELD_OUT_FORMAT,
     Rung,
     Suite,
     deals_fingerprint,
+    format_deals,
+    format_games,
     format_seatings,
     get_suite,
     holdout_seeds,
+    rung_deals_seed,
 )
+from hearts_env.evaluation.benchmark.weights import check_shipped
 from hearts_env.evaluation.seat import Sandbox, SeatError, seated_agent
 from hearts_env.evaluation.seat.sandbox import describe_limits, seal_kernels
 from hearts_env.rules import Rules
@@ -63,7 +68,7 @@ MOVE_TIME_LIMIT = 10.0
 
 
 def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick", preset: str = "standard",
-                  format: str = "solo", out: str | os.PathLike | None = None, resume: bool = False,
+                  format: str | None = None, out: str | os.PathLike | None = None, resume: bool = False,
                   jobs: int | None = None, progress: bool = False, isolation: str = "process",
                   rungs: Sequence[str] | None = None, holdout: int | None = None,
                   move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
@@ -73,11 +78,16 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
     continues). Raises :class:`BenchmarkCheckFailed` when a self-check fails.
 
+    ``format``: ``solo`` (the default on the suite's deals), ``mixed``, or ``once`` (held-out runs, and their
+    default).
+
     ``holdout``: play held-out deals instead of the suite's published ones — dealt from a secret
     (:func:`~hearts_env.evaluation.benchmark.suite.draw_holdout`; keep it to resume or reproduce the run) that
-    no agent can know in advance, with agent seeds that do not reveal it. The suite's deals are
-    public, so an agent could look its hand up among them; an honest agent's margins on held-out deals
-    agree with its suite run's (``compare`` pairs nothing then: it compares the two unpaired).
+    no agent can know in advance, with agent seeds that do not reveal it, in the ``once`` format: every game a new
+    deal, each rung's from its own stream, so no deal reaches the agent twice and nothing it could carry between
+    games (through any channel of the machine) is about a deal it will see again. These are the
+    leaderboard's ranked rows; a run on the suite's public deals is the development tool and the submitter's claim
+    (``compare`` sets the two side by side, unpaired).
 
     ``isolation="process"`` (the default, and the only mode of a leaderboard row) plays the agent from a
     program of its own (``hosted:SPEC``, :mod:`hearts_env.evaluation.seat.host`) under ``sandbox``: it never shares
@@ -91,6 +101,7 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     its earlier result files are kept as ``result.<its tier>.json`` and ``.md``.
     """
     spec = spec.text if isinstance(spec, AgentSpec) else spec  # the result and the records keep the text as written
+    format = format or (HELD_OUT_FORMAT if holdout is not None else "solo")
     the_suite, deals, rules, seatings, ladder = _checked_arguments(spec, suite, tier, preset, format, jobs, isolation,
                                                                    rungs, holdout, agent_secret, track)
     sandbox = sandbox or Sandbox()
@@ -127,7 +138,7 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     seats = replace(seats, secret=secret, cache=cache)
     sitting = Sittings(folder)
     if holdout is not None:
-        deals_check = "held-out deals, not the suite's: for comparing with a run on the suite's deals"
+        deals_check = "held-out deals, each played once"
     else:
         deals_check = "the deals' fingerprint is the suite's" if published is not None else "no published fingerprint"
     check_ladder(the_suite, preset, ladder)
@@ -145,13 +156,16 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                 if pause.asked:  # between two rungs: nothing in play
                     raise RunPaused(f"paused before the games against {rung.name}; resume continues")
                 if progress:
-                    print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals x {len(seatings)} "
-                          f"seatings", file=sys.stderr)
+                    games_of = "one game each" if format == "once" else f"x {len(seatings)} seatings"
+                    print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals {games_of}",
+                          file=sys.stderr)
                 path = folder / f"{rung.name}.jsonl" if folder is not None else None
-                records = run_arena([played, rung.spec], deals=deals, rules=rules, seed=seed, jobs=jobs, out=path,
+                rung_seed = seed if format != "once" else rung_deals_seed(cast(int, holdout), rung.name)
+                games = format_games(format, deals)
+                records = run_arena([played, rung.spec], deals=deals, rules=rules, seed=rung_seed, jobs=jobs, out=path,
                                     resume=path is not None and path.exists(), progress=progress,
                                     isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
-                                    agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats)
+                                    agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats, games=games)
                 check_totals(records)
                 figures[rung.name] = {"spec": rung.spec,
                                       **rung_figures(records, deals, opponent_time=track == "reference")}
@@ -222,13 +236,18 @@ def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: st
     check_jobs(jobs)
     require_statistics()  # a missing scipy would otherwise end the run after its first rung
     the_suite = get_suite(suite)
-    deals = the_suite.deals(tier)
     rules = the_suite.rules(preset)
     seatings = format_seatings(format)
+    deals = format_deals(format, the_suite.deals(tier))
     ladder = the_suite.opponents(track, rungs)
     if holdout is not None and (isinstance(holdout, bool) or not isinstance(holdout, int) or holdout < 0):
         raise ValueError(f"holdout must be an integer >= 0 (the secret the held-out deals are dealt from; "
                          f"draw_holdout() draws one), got {holdout!r}")
+    if holdout is not None and format != HELD_OUT_FORMAT:
+        raise ValueError(f"a held-out run plays format {HELD_OUT_FORMAT!r}, every deal once; format {format!r} "
+                         f"shows the agent each deal {len(seatings)} times against each opponent")
+    if holdout is None and format == HELD_OUT_FORMAT:
+        raise ValueError(f"format {HELD_OUT_FORMAT!r} is the held-out runs' format: pass holdout (--holdout)")
     parsed = AgentSpec.parse(spec)
     if parsed.scheme == "hosted":
         raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
@@ -265,7 +284,9 @@ def _weights(spec: str, played: str, rules: Any, seats: SeatOptions, cache: str)
     weights = info.get("weights")  # the program's own word: kept as two strings, shown escaped (report.shown)
     if not isinstance(weights, dict) or not all(isinstance(weights.get(k), str) for k in ("file", "sha256")):
         return None
-    return {"file": weights["file"][:200], "sha256": weights["sha256"][:200]}
+    stated = {"file": weights["file"][:200], "sha256": weights["sha256"][:200]}
+    shipped = check_shipped(spec, stated)  # a registered agent's bundled weights: the file its package ships
+    return stated if shipped is None else {**stated, "shipped_by": shipped}
 
 
 def agent_weights(agent: Any) -> dict[str, str] | None:

@@ -164,8 +164,27 @@ def rung_figures(records: Sequence[dict[str, Any]], deals: int, opponent_time: b
         "slowest_decision": max((r["slowest_move_seconds"][seat] for r, seat in clean), default=None),
         "errors": errors, "opponent_errors": opponent_errors,
         **({"opponent_seconds_per_decision": _seconds_per_decision(records, OPPONENT)} if opponent_time else {}),
+        **_opponent_notes(records),
         "per_deal_margin": [float(m) for m in margin],
     }
+
+
+def _opponent_notes(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``opponent_notes``: what the opponent's programs reported of their deals (xinxin: each decision that fell back
+    to its lowest legal card, and why), totalled by kind over the rung, with ``games`` the games in which one did;
+    nothing when no opponent seat reports."""
+    totals: dict[str, int] = {}
+    games = 0
+    reported = False
+    for r in records:
+        seats = [seat for seat, role in enumerate(roles(r)) if role == OPPONENT and str(seat) in r.get("notes", {})]
+        reported = reported or bool(seats)
+        counts = [r["notes"][str(seat)] for seat in seats]
+        games += any(counts)
+        for kinds in counts:
+            for kind, n in kinds.items():
+                totals[kind] = totals.get(kind, 0) + n
+    return {"opponent_notes": {**dict(sorted(totals.items())), "games": games}} if reported else {}
 
 
 def _seconds_per_decision(records: Sequence[dict[str, Any]], role: int) -> float | None:

@@ -105,16 +105,43 @@ XINXIN_UPSTREAM = "hosted:xinxin(setting='upstream', uct_num_runs=333, uct_c_val
                   "playout_epsilon=0.1, deadline=10.0)"
 
 FORMATS = {"solo": "one agent against three copies of the opponent, in the four rotations",
-           "mixed": "the 14 seatings that mix the agent and the opponent (Sturtevant & White 2006)"}
+           "mixed": "the 14 seatings that mix the agent and the opponent (Sturtevant & White 2006)",
+           "once": "every game a new deal: the agent in one seat against three copies of the opponent, its seat and "
+                   "the pass direction cycling (each pair once in 16 deals)"}
+
+HELD_OUT_FORMAT = "once"
+"""The format of a held-out run, and the only one: no deal reaches the agent twice."""
+ONCE_GAMES_PER_DEAL = 5
+"""A ``once`` run of a tier plays this many games per rung for each of the tier's deals, every one a new deal: 1.25
+times the solo format's four rotations, for about the solo tier's interval. Measured on the 16 quick rows that ship
+their records (``python lab/measurements/heldout_variance.py``): one game per deal needs 0.75 to 1.70 times the solo
+format's games for the same 95% interval, the strongest agents about 1.2."""
 
 
 def format_seatings(format: str) -> list[int]:
-    """Seating indices (of :func:`hearts_env.evaluation.arena.seatings` for two specs, the agent first) of a format."""
-    if format == "solo":
+    """Seating indices (of :func:`hearts_env.evaluation.arena.seatings` for two specs, the agent first) of a format
+    (``once`` plays one of them per deal: :func:`once_games`)."""
+    if format in ("solo", "once"):
         return solo_seatings()
     if format == "mixed":
         return list(range(len(seatings(2))))
     raise ValueError(f"format {format!r} is not valid; valid: {', '.join(FORMATS)}")
+
+
+def format_deals(format: str, tier_deals: int) -> int:
+    """The deals a run of ``format`` plays per rung on a tier of ``tier_deals``: the tier's for ``solo`` and
+    ``mixed``, :data:`ONCE_GAMES_PER_DEAL` times as many for ``once`` (each played once)."""
+    return tier_deals * ONCE_GAMES_PER_DEAL if format == "once" else tier_deals
+
+
+def format_games(format: str, deals: int) -> list[tuple[int, int]]:
+    """The (deal, seating) games of a rung of ``format`` over ``deals`` deals: every seating of every deal, or for
+    ``once`` one seating per deal — the agent's seat ``(k // 4) mod 4`` on deal ``k``, whose pass direction is
+    ``k mod 4``, so every 16 deals hold each pair of seat and direction once."""
+    seatings_of = format_seatings(format)
+    if format == "once":
+        return [(k, seatings_of[(k // 4) % len(seatings_of)]) for k in range(deals)]
+    return [(k, s) for k in range(deals) for s in seatings_of]
 
 
 LADDER_CHECK_DEALS = 4
@@ -151,6 +178,13 @@ def holdout_seeds(secret: int) -> tuple[int, int]:
         text = f"hearts-bench/holdout/{purpose}/{secret}".encode()
         return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
     return digest("deals"), digest("agents")
+
+
+def rung_deals_seed(secret: int, rung: str) -> int:
+    """The deals' seed of one rung of a held-out run in the ``once`` format: a SHA-256 digest of ``secret`` and the
+    rung's name, so every rung deals other cards and no deal reaches the agent twice."""
+    text = f"hearts-bench/holdout/deals/{rung}/{secret}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
 def draw_holdout() -> int:

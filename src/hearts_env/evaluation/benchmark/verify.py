@@ -34,11 +34,14 @@ from hearts_env.evaluation.benchmark.runner import played_spec, public_spec
 from hearts_env.evaluation.benchmark.stats import headline, rung_figures
 from hearts_env.evaluation.benchmark.suite import (
     HEADLINES,
+    HELD_OUT_FORMAT,
     TRACKS,
     deals_fingerprint,
-    format_seatings,
+    format_deals,
+    format_games,
     get_suite,
     holdout_seeds,
+    rung_deals_seed,
 )
 from hearts_env.rules import make_rules
 
@@ -60,8 +63,9 @@ def pack_records(result: dict[str, Any], records_by_rung: dict[str, list[dict[st
             if len(r["deals"]) != 1:
                 raise ValueError("only one-deal episodes pack (the suite's presets are one deal each)")
             error = None if r["error"] is None else {k: r["error"][k] for k in ("seat", "kind", "message")}
+            notes = [r["notes"]] if "notes" in r else []  # what reference programs reported (xinxin's fallbacks)
             lines.append(json.dumps([rung, r["deal"], r["seating_index"], bytes(r["deals"][0]["history"]).hex(),
-                                     error, r["think_seconds"], r["decisions"], r["slowest_move_seconds"]],
+                                     error, r["think_seconds"], r["decisions"], r["slowest_move_seconds"], *notes],
                                     separators=(",", ":")))
     return lzma.compress(("\n".join(lines) + "\n").encode(), preset=9 | lzma.PRESET_EXTREME)
 
@@ -70,19 +74,23 @@ def unpack_records(result: dict[str, Any], data: bytes) -> dict[str, list[dict[s
     """The arena records of a packed run, rebuilt by dealing each deal again and replaying its cards."""
     rules = make_rules(result["rules"])
     played = _played_spec(result)
+    agent_seed = None if result.get("holdout") is None else holdout_seeds(result["holdout"])[1]
     out: dict[str, list[dict[str, Any]]] = {name: [] for name in result["rungs"]}
     for number, line in enumerate(lzma.decompress(data).decode().splitlines(), 1):
         try:
-            rung, deal, seating_index, cards, error, think, decisions, slowest = json.loads(line)
+            rung, deal, seating_index, cards, error, think, decisions, slowest, *notes = json.loads(line)
             history = list(bytes.fromhex(cards))
             specs = [played, result["rungs"][rung]["spec"]]
         except (ValueError, KeyError, TypeError) as e:
             raise VerificationFailed(f"packed records line {number} is malformed ({e})") from None
-        dealt = episode_match(rules, result["seed"], deal).deal
+        seed = rung_seed(result, rung)
+        dealt = episode_match(rules, seed, deal).deal
         record: dict[str, Any] = {
             "deal": deal, "seating_index": seating_index, "seating": [specs[i] for i in seatings(2)[seating_index]],
-            "seed": result["seed"], "rules": result["rules"], "error": error, "think_seconds": think,
+            "seed": seed, **({} if agent_seed is None else {"agent_seed": agent_seed}),
+            "rules": result["rules"], "error": error, "think_seconds": think,
             "decisions": decisions, "slowest_move_seconds": slowest, "move_time_limit": result.get("move_time_limit"),
+            **({"notes": notes[0]} if notes else {}),
             "deals": [{"hands": list(dealt.dealt), "pass_direction": dealt.pass_direction_name,
                        "dealer": dealt.dealer, "history": history, "points": None}]}
         try:
@@ -100,6 +108,14 @@ def unpack_records(result: dict[str, Any], data: bytes) -> dict[str, list[dict[s
         record["moon_attempts"] = moon_attempts(replayed) if over else []
         out[rung].append(record)
     return out
+
+
+def rung_seed(result: dict[str, Any], rung: str) -> int:
+    """The deals' seed of ``rung``'s games in ``result``: the run's, or in the ``once`` format the rung's own
+    (:func:`~hearts_env.evaluation.benchmark.suite.rung_deals_seed`)."""
+    if result.get("format") == "once":
+        return rung_deals_seed(result["holdout"], rung)
+    return int(result["seed"])
 
 
 def replayed_winners(deal: Any) -> list[int]:
@@ -184,16 +200,19 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
         _fail("not a hearts-bench result")
     try:
         suite = get_suite(result["suite"])
-        deals = suite.deals(result["tier"])
+        deals = format_deals(result["format"], suite.deals(result["tier"]))
         rules = suite.rules(result["preset"])
-        chosen = format_seatings(result["format"])
+        games_wanted = set(format_games(result["format"], deals))
     except (KeyError, ValueError) as e:
         _fail(f"the result names no published suite, tier, preset or format ({e})")
     if result["deals"] != deals:
-        _fail(f"the result has {result['deals']} deals; tier {result['tier']} of suite {suite.version} has {deals}")
+        _fail(f"the result has {result['deals']} deals; tier {result['tier']} of suite {suite.version} has {deals} "
+              f"in format {result['format']}")
     if result["rules"] != rules.spec():
         _fail(f"the result's rules {result['rules']!r} are not preset {result['preset']}'s {rules.spec()!r}")
     held_out = result.get("holdout")
+    if result["format"] == HELD_OUT_FORMAT and held_out is None:
+        _fail(f"a run in format {HELD_OUT_FORMAT} is a held-out run, and this one names no secret")
     seed = suite.seed(result["preset"]) if held_out is None else holdout_seeds(held_out)[0]
     if result["seed"] != seed:
         _fail(f"the result's deal seed {result['seed']} is not the suite's {seed}")
@@ -213,34 +232,44 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
         if rung["spec"] != expected:
             _fail(f"rung {name} played {rung['spec']!r}, not the suite's {expected!r}")
         games = records.get(name, [])
-        seen = set()
-        for r in games:
-            key = (r["deal"], r["seating_index"])
-            if key in seen:
-                _fail(f"rung {name}: deal {key[0]} seating {key[1]} is recorded twice")
-            seen.add(key)
-            seated = [public_spec(spec) for spec in r["seating"]]  # a file by its name in the result (public_spec)
-            if seated != [public_spec([played, rung["spec"]][i]) for i in seatings(2)[r["seating_index"]]]:
-                _fail(f"rung {name}: deal {key[0]} seating {key[1]} seats {r['seating']}, not the agent and {name}")
-            if r["seed"] != seed or r.get("move_time_limit") != result.get("move_time_limit"):
-                _fail(f"rung {name}: deal {key[0]} seating {key[1]} was played with another seed or time limit")
-            try:
-                check_record(r)
-            except ValueError as e:
-                _fail(f"rung {name}: {e}")
-        wanted = {(d, s) for d in range(deals) for s in chosen}
-        if seen != wanted:
-            missing = sorted(wanted - seen)[:3]
-            extra = sorted(seen - wanted)[:3]
-            _fail(f"rung {name}: the records are not the tier's games (missing {missing}, extra {extra})")
+        _check_games(f"rung {name}", games, [played, rung["spec"]], rung_seed(result, name), result, games_wanted)
         figures = {"spec": rung["spec"], **rung_figures(games, deals, opponent_time=track == "reference")}
         for figure, value in figures.items():
             if not _same(rung.get(figure), value):
                 _fail(f"rung {name}: {figure} is {rung.get(figure)!r:.80} in the result, {value!r:.80} from the "
                       f"records")
+        extra = sorted(set(rung) - set(figures))
+        if extra:
+            _fail(f"rung {name}: the result has figures the records do not make ({', '.join(extra)})")
     expected_headline = {"name": HEADLINES[track], **headline(result["rungs"])}
     if not _same(result["headline"], expected_headline):
         _fail(f"the headline {result['headline']!r:.80} is not the rungs' {expected_headline!r:.80}")
+
+
+def _check_games(what: str, games: list[dict[str, Any]], specs: list[str], seed: int, result: dict[str, Any],
+                 wanted: set[tuple[int, int]]) -> None:
+    """Each of ``games`` seats ``specs`` as its seating says, was played with ``seed`` and the run's time limit and
+    replays through the engine, and together they are the ``wanted`` (deal, seating) games, each once."""
+    seen = set()
+    for r in games:
+        key = (r["deal"], r["seating_index"])
+        if key in seen:
+            _fail(f"{what}: deal {key[0]} seating {key[1]} is recorded twice")
+        seen.add(key)
+        seated = [public_spec(spec) for spec in r["seating"]]  # a file by its name in the result (public_spec)
+        if seated != [public_spec(specs[i]) for i in seatings(2)[r["seating_index"]]]:
+            _fail(f"{what}: deal {key[0]} seating {key[1]} seats {r['seating']}, not "
+                  f"{' and '.join(dict.fromkeys(specs))}")
+        if r["seed"] != seed or r.get("move_time_limit") != result.get("move_time_limit"):
+            _fail(f"{what}: deal {key[0]} seating {key[1]} was played with another seed or time limit")
+        try:
+            check_record(r)
+        except ValueError as e:
+            _fail(f"{what}: {e}")
+    if seen != wanted:
+        missing = sorted(wanted - seen)[:3]
+        extra = sorted(seen - wanted)[:3]
+        _fail(f"{what}: the records are not the tier's games (missing {missing}, extra {extra})")
 
 
 def _check_ladder_cards(result: dict[str, Any], records: dict[str, list[dict[str, Any]]], sample: float,
@@ -271,8 +300,9 @@ def _check_leaderboard(result: dict[str, Any]) -> None:
         _fail(f"a leaderboard row needs the agent in its own sandboxed program (isolation 'process', sandbox "
               f"'bwrap'); this run: isolation {result.get('isolation')!r}, sandbox "
               f"{result.get('seat', {}).get('sandbox')!r}")
-    if result.get("deal_set") == "holdout":
-        _fail("a run on held-out deals is not a leaderboard row")
+    if result.get("deal_set") == "holdout" and result.get("format") != HELD_OUT_FORMAT:
+        _fail(f"a run on held-out deals in format {result.get('format')!r} is not a leaderboard row: it showed the "
+              f"agent each deal more than once (a held-out row plays format {HELD_OUT_FORMAT})")
     died = [s for s in result.get("sittings", []) if s.get("ended") is None]
     if died:
         _fail(f"{len(died)} sitting(s) died with the dealer (first began {died[0]['began']}): their games in play "

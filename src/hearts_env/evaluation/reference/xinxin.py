@@ -272,11 +272,20 @@ class XinxinAgent(Agent):
         by the deadline, or the driver died; ``driver_error``: xinxin failed, e.g. an assert), each card of xinxin
         our engine refuses (``illegal``) and each disagreement on the legal cards (``legal_disagreement``)."""
         self._bits: int | None = None
+        self._at_reset: Counter[str] = Counter()
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         if rules != self.rules or self._bits is None:
             self._bits = rule_bits(rules)
         super().reset(rules, seat, seed)
+        self._at_reset = Counter(self.events)
+
+    def deal_notes(self) -> dict[str, int]:
+        """What went wrong in this deal (since ``reset``), by kind: each decision that fell back to the lowest legal
+        card (``fallback``) and each cause (:attr:`events`); empty when xinxin chose every card. The seat host sends
+        it with its reply to ``end_deal``, and the dealer records it per game (a starved xinxin shows)."""
+        return {kind: n - self._at_reset[kind] for kind, n in self.events.items()
+                if kind != "xinxin" and n > self._at_reset[kind]}
 
     def act(self, view: SeatView) -> int:
         return self.decide(view).card

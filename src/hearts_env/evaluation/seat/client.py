@@ -93,12 +93,16 @@ class SeatAgent:
         self._own_cache = cache is None
         self._fill_cache = fill_cache
         self._rules: Rules | None = None
+        self.notes: dict[str, int] | None = None
+        """What the program reported of the last deal with its reply to ``end_deal`` (``notes``: counts by kind,
+        e.g. xinxin's fallbacks), or None: it reports nothing. Its own word, recorded for the reference seats."""
 
     # The agent protocol --------------------------------------------------------------------------
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         if self._launched is None:
             self.start()
         self._rules = rules
+        self.notes = None
         self._call({"type": "reset", "rules": rules.spec(), "deck": deck_names(rules), "seat": seat,
                     "seed": seat_seed(seed, self.secret)}, "ready", RESET_SECONDS)
 
@@ -110,7 +114,12 @@ class SeatAgent:
         return self._fail("protocol", f"a card reply without an integer card: {reply!r:.120}")
 
     def end_deal(self, view: SeatView) -> None:
-        self._call({"type": "end_deal", "view": view_to_json(view)}, "ready", RESET_SECONDS)
+        reply = self._call({"type": "end_deal", "view": view_to_json(view)}, "ready", RESET_SECONDS)
+        notes = reply.get("notes")
+        if notes is not None and not _valid_notes(notes):
+            self._fail("protocol", f"notes that are not counts by kind: {notes!r:.120}")
+        self.notes = notes
+
 
     # The program ----------------------------------------------------------------------------------
     def start(self) -> dict[str, Any]:
@@ -235,3 +244,15 @@ def _exit_status(process: Any) -> str:
     if code is None:
         return "still running"
     return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+
+
+MAX_NOTES = 16
+"""Kinds a program may report per deal (``notes``), each name at most 40 characters."""
+
+
+def _valid_notes(notes: Any) -> bool:
+    """Whether ``notes`` is what the protocol allows: a few counts (integers >= 0) by short kind names."""
+    return isinstance(notes, dict) and len(notes) <= MAX_NOTES and all(
+        isinstance(k, str) and 0 < len(k) <= 40 and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+        for k, v in notes.items())
+

@@ -103,7 +103,8 @@ class Host:
             return {"type": "card", "card": int(card)}
         if kind == "end_deal":
             self.agent.end_deal(view_from_json(request["view"], self.rules))
-            return {"type": "ready"}
+            notes = getattr(self.agent, "deal_notes", None)  # a reference program's own account of the deal
+            return {"type": "ready"} if notes is None else {"type": "ready", "notes": dict(notes())}
         raise ProtocolError(f"unknown request type {kind!r}")
 
 

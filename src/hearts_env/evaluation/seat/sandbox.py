@@ -58,6 +58,10 @@ class Sandbox:
     program writes there is memory outside ``RLIMIT_AS``, so it is bounded here instead."""
     file_bytes: int | None = 256 << 20
     """The largest file a program may write (``RLIMIT_FSIZE``): its folder of compiled kernels is on the host's disk."""
+    processes: int | None = 256
+    """Tasks (processes and threads) a ``bwrap`` sandbox may hold at once (``RLIMIT_NPROC``, set inside its user
+    namespace, where the kernel counts that namespace's tasks alone). The kernel exempts tasks whose host user is
+    root, so under a dealer run as root (a container) nothing bounds them: :func:`processes_held` says."""
     hidden: tuple[str, ...] = ()
     """Paths the program must not see (the run's output folder or results file)."""
     visible: tuple[str, ...] = ()
@@ -68,7 +72,7 @@ class Sandbox:
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"sandbox mode {self.mode!r} is not valid; valid: {', '.join(MODES)}")
-        for name in ("memory_bytes", "cpu_seconds", "tmp_bytes", "file_bytes"):
+        for name in ("memory_bytes", "cpu_seconds", "tmp_bytes", "file_bytes", "processes"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValueError(f"Sandbox {name} must be an integer >= 1 (or None: no limit), got {value!r}")
@@ -185,6 +189,8 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
             args += ["--ro-bind", "/dev/null", path]
     for name, value in env.items():
         args += ["--setenv", name, value]
+    if sandbox.processes is not None:  # set inside the namespace: its tasks alone count, not the host user's
+        command = [sys.executable, "-I", "-S", "-c", NPROC_WRAPPER, str(sandbox.processes), *command]
     read, write = os.pipe()
     os.write(write, b"".join(a.encode() + b"\0" for a in args))
     os.close(write)
@@ -196,6 +202,16 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
         os.close(read)
         _close(stderr)  # the program has its own copy
     return Launched(process, [])
+
+
+NPROC_WRAPPER = ("import os, resource, sys; n = int(sys.argv[1]); resource.setrlimit(resource.RLIMIT_NPROC, (n, n)); "
+                 "os.execvp(sys.argv[2], sys.argv[2:])")
+"""Runs first inside a ``bwrap`` sandbox: the task limit, then the program itself (same process)."""
+
+
+def processes_held(sandbox: Sandbox) -> bool:
+    """Whether :attr:`Sandbox.processes` binds here: a ``bwrap`` sandbox under a dealer that is not root."""
+    return sandbox.processes is not None and sandbox.resolved() == "bwrap" and os.geteuid() != 0
 
 
 def _close(stream: Any) -> None:
@@ -301,4 +317,5 @@ def _limit(memory: int | None, cpu: int | None, file: int | None) -> None:
 def describe_limits(sandbox: Sandbox) -> dict[str, Any]:
     """The limits in force, for the run's manifest."""
     return {"sandbox": sandbox.describe(), "memory_bytes": sandbox.memory_bytes, "cpu_seconds": sandbox.cpu_seconds,
-            "tmp_bytes": sandbox.tmp_bytes, "file_bytes": sandbox.file_bytes}
+            "tmp_bytes": sandbox.tmp_bytes, "file_bytes": sandbox.file_bytes, "processes": sandbox.processes,
+            "processes_held": processes_held(sandbox)}
