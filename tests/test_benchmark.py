@@ -21,6 +21,7 @@ from hearts_env.evaluation.benchmark import (
     SUITES,
     BenchmarkCheckFailed,
     IncomparableResults,
+    checks,
     compare,
     draw_holdout,
     format_compare,
@@ -29,7 +30,6 @@ from hearts_env.evaluation.benchmark import (
     markdown,
     run_benchmark,
 )
-from hearts_env.evaluation.benchmark import checks
 from hearts_env.evaluation.benchmark import stats as bench_stats
 from hearts_env.evaluation.benchmark.checks import check_totals
 from hearts_env.evaluation.benchmark.stats import (
