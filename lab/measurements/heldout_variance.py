@@ -61,16 +61,17 @@ def main(agents: list[str]) -> None:
     for path in rows:
         result, x = chair_margins(path, deals)
         solo = np.mean([x[name].mean(axis=1) for name in x], axis=0)  # the four rotations, then the rungs
-
-        def unit_sd(values: dict[str, np.ndarray]) -> float:
-            return float(np.sqrt(np.mean([v.var(ddof=1) for v in values.values()]) / len(values)))
-
         alone = unit_sd(x)
         with_rung = unit_sd({n: x[n] - houses[n] for n in x})
         with_heuristic = unit_sd({n: x[n] - heuristic[n] for n in x})
-        ratio = deals * (alone / solo.std(ddof=1)) ** 2 * len(x) / (deals * 4 * len(x))
+        ratio = (alone / solo.std(ddof=1)) ** 2 / 4  # once games for the solo interval, over the solo games
         print(f"| {result['agent']} | {solo.std(ddof=1):.2f} | {alone:.2f} | {with_rung:.2f} | {with_heuristic:.2f} "
               f"| {ratio:.2f} |")
+
+
+def unit_sd(values: dict[str, np.ndarray]) -> float:
+    """The sd of a unit's margin (one game per rung, the rungs' deals independent) from each rung's per-game values."""
+    return float(np.sqrt(np.mean([v.var(ddof=1) for v in values.values()]) / len(values)))
 
 
 def chair_margins(path: Path, deals: int) -> tuple[dict, dict[str, np.ndarray]]:

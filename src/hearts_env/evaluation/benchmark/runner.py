@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from hearts_env.evaluation.benchmark.suite import (
     format_seatings,
     get_suite,
     holdout_seeds,
-    rung_deals_seed,
+    rung_seed,
 )
 from hearts_env.evaluation.benchmark.weights import check_shipped
 from hearts_env.evaluation.seat import Sandbox, SeatError, seated_agent
@@ -148,6 +148,7 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     check_even(*per_deal(check, min(CHECK_DEALS, deals)), CHECK_AGENT)
 
     started = time.time()
+    games = format_games(format, deals)
     figures = {}
     sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier)
     try:
@@ -160,9 +161,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                     print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals {games_of}",
                           file=sys.stderr)
                 path = folder / f"{rung.name}.jsonl" if folder is not None else None
-                rung_seed = seed if format != "once" else rung_deals_seed(cast(int, holdout), rung.name)
-                games = format_games(format, deals)
-                records = run_arena([played, rung.spec], deals=deals, rules=rules, seed=rung_seed, jobs=jobs, out=path,
+                records = run_arena([played, rung.spec], deals=deals, rules=rules,
+                                    seed=rung_seed(format, seed, holdout, rung.name), jobs=jobs, out=path,
                                     resume=path is not None and path.exists(), progress=progress,
                                     isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
                                     agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats, games=games)

@@ -187,6 +187,12 @@ def rung_deals_seed(secret: int, rung: str) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
 
 
+def rung_seed(format: str, seed: int, holdout: int | None, rung: str) -> int:
+    """The deals' seed of ``rung``'s games in a run of ``format``: the run's ``seed``, or in the ``once`` format the
+    rung's own from the run's secret (:func:`rung_deals_seed`)."""
+    return rung_deals_seed(holdout, rung) if format == HELD_OUT_FORMAT and holdout is not None else seed
+
+
 def draw_holdout() -> int:
     """A secret for :func:`holdout_seeds` nobody can guess: 64 bits from the operating system."""
     return secrets.randbits(64)

@@ -41,7 +41,7 @@ from hearts_env.evaluation.benchmark.suite import (
     format_games,
     get_suite,
     holdout_seeds,
-    rung_deals_seed,
+    rung_seed,
 )
 from hearts_env.rules import make_rules
 
@@ -83,7 +83,7 @@ def unpack_records(result: dict[str, Any], data: bytes) -> dict[str, list[dict[s
             specs = [played, result["rungs"][rung]["spec"]]
         except (ValueError, KeyError, TypeError) as e:
             raise VerificationFailed(f"packed records line {number} is malformed ({e})") from None
-        seed = rung_seed(result, rung)
+        seed = rung_seed(result["format"], result["seed"], result.get("holdout"), rung)
         dealt = episode_match(rules, seed, deal).deal
         record: dict[str, Any] = {
             "deal": deal, "seating_index": seating_index, "seating": [specs[i] for i in seatings(2)[seating_index]],
@@ -108,14 +108,6 @@ def unpack_records(result: dict[str, Any], data: bytes) -> dict[str, list[dict[s
         record["moon_attempts"] = moon_attempts(replayed) if over else []
         out[rung].append(record)
     return out
-
-
-def rung_seed(result: dict[str, Any], rung: str) -> int:
-    """The deals' seed of ``rung``'s games in ``result``: the run's, or in the ``once`` format the rung's own
-    (:func:`~hearts_env.evaluation.benchmark.suite.rung_deals_seed`)."""
-    if result.get("format") == "once":
-        return rung_deals_seed(result["holdout"], rung)
-    return int(result["seed"])
 
 
 def replayed_winners(deal: Any) -> list[int]:
@@ -232,7 +224,8 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
         if rung["spec"] != expected:
             _fail(f"rung {name} played {rung['spec']!r}, not the suite's {expected!r}")
         games = records.get(name, [])
-        _check_games(f"rung {name}", games, [played, rung["spec"]], rung_seed(result, name), result, games_wanted)
+        _check_games(f"rung {name}", games, [played, rung["spec"]],
+                     rung_seed(result["format"], result["seed"], held_out, name), result, games_wanted)
         figures = {"spec": rung["spec"], **rung_figures(games, deals, opponent_time=track == "reference")}
         for figure, value in figures.items():
             if not _same(rung.get(figure), value):
