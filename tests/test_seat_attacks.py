@@ -175,11 +175,28 @@ def test_a_seat_cannot_write_a_file_past_its_size_on_the_hosts_disk(honest, tmp_
     assert _margins(result) == _margins(honest)
 
 
+FORKER = """
+import os, time
+started = 0
+try:
+    for _ in range(100):
+        if os.fork() == 0:
+            time.sleep(5)
+            os._exit(0)
+        started += 1
+except OSError as e:
+    print(started, e.errno)
+else:
+    print(started, 0)
+"""
+
+
 def test_a_sandbox_holds_its_tasks_to_a_count_set_inside_its_own_namespace():
     """RLIMIT_NPROC set by the dealer would count every process of its host user; set inside the sandbox's user
     namespace it counts that sandbox's tasks alone. A program reads the limit it runs under; the manifest says whether
-    the kernel enforces it here (it exempts tasks whose host user is root: a dealer run as root has no bound)."""
+    the kernel enforces it here (it exempts tasks whose host user is root: a root dealer uses a pids control group)."""
     from hearts_env.evaluation.seat.sandbox import Sandbox, describe_limits, launch, processes_held
+    from hearts_env.evaluation.seat.task_groups import group_parent
 
     sandbox = Sandbox(mode="bwrap", processes=77)
     launched = launch([sys.executable, "-c", "import resource; print(resource.getrlimit(resource.RLIMIT_NPROC))"],
@@ -188,7 +205,30 @@ def test_a_sandbox_holds_its_tasks_to_a_count_set_inside_its_own_namespace():
     launched.cleanup()
     assert out.decode().strip() == "(77, 77)"
     assert describe_limits(sandbox)["processes"] == 77
-    assert describe_limits(sandbox)["processes_held"] is processes_held(sandbox) is (os.geteuid() != 0)
+    assert describe_limits(sandbox)["processes_held"] is processes_held(sandbox) is \
+        (os.geteuid() != 0 or group_parent() is not None)
+
+
+def test_a_seat_cannot_start_tasks_past_its_bound_even_under_a_root_dealer():
+    """The attack: a program that starts 100 processes to stall the machine. Where the manifest says the bound holds
+    (``processes_held``: a dealer that is not root, or a root dealer with a pids control group, as on CI), the fork past
+    it fails with EAGAIN; the program's group is gone once it has ended."""
+    import errno
+
+    from hearts_env.evaluation.seat.sandbox import Sandbox, launch, processes_held
+
+    sandbox = Sandbox(mode="bwrap", processes=20)
+    assert processes_held(sandbox) or os.geteuid() == 0  # only a root dealer on a machine without pids groups lacks it
+    launched = launch([sys.executable, "-c", FORKER], sandbox)
+    out, _ = launched.process.communicate(timeout=60)
+    group = launched.task_group
+    launched.kill()
+    started, error = map(int, out.decode().split())
+    if processes_held(sandbox):
+        assert started < 20 and error == errno.EAGAIN
+        assert group is None or not os.path.exists(group)
+    else:
+        assert started == 100 and error == 0  # what the manifest's processes_held: false warns of
 
 
 def test_what_a_program_states_about_itself_adds_no_row_or_markup_to_a_result(tmp_path):

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hearts_env.evaluation.seat import task_groups
+
 MODES = ("auto", "bwrap", "basic")
 NOBODY = 65534
 KEPT_VARIABLES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "LANG", "LC_ALL", "TZ")
@@ -61,7 +63,9 @@ class Sandbox:
     processes: int | None = 256
     """Tasks (processes and threads) a ``bwrap`` sandbox may hold at once (``RLIMIT_NPROC``, set inside its user
     namespace, where the kernel counts that namespace's tasks alone). The kernel exempts tasks whose host user is
-    root, so under a dealer run as root (a container) nothing bounds them: :func:`processes_held` says."""
+    root: under a dealer run as root the program runs in a pids control group of this size instead, where the machine
+    lets root make one (:mod:`.task_groups`), and nothing bounds them where it does not: :func:`processes_held`
+    says."""
     hidden: tuple[str, ...] = ()
     """Paths the program must not see (the run's output folder or results file)."""
     visible: tuple[str, ...] = ()
@@ -116,9 +120,10 @@ def bwrap_works() -> bool:
 class Launched:
     """A started seat program: its process and the folders made for it (removed by :meth:`cleanup`)."""
 
-    def __init__(self, process: subprocess.Popen[bytes], folders: list[str]):
+    def __init__(self, process: subprocess.Popen[bytes], folders: list[str], task_group: str | None = None):
         self.process = process
         self.folders = folders
+        self.task_group = task_group  # its pids control group under a root dealer (task_groups)
 
     def kill(self) -> None:
         """End the program and everything it started (its process group; the sandbox's PID namespace)."""
@@ -135,6 +140,9 @@ class Launched:
         for folder in self.folders:
             shutil.rmtree(folder, ignore_errors=True)
         self.folders = []
+        if self.task_group is not None and self.process.poll() is not None:
+            task_groups.remove_group(self.task_group)
+            self.task_group = None
 
 
 def environment(home: str) -> dict[str, str]:
@@ -191,17 +199,29 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
         args += ["--setenv", name, value]
     if sandbox.processes is not None:  # set inside the namespace: its tasks alone count, not the host user's
         command = [sys.executable, "-I", "-S", "-c", NPROC_WRAPPER, str(sandbox.processes), *command]
+    # under a root dealer RLIMIT_NPROC does not bind: a pids control group does, where the machine gives one
+    group = None if sandbox.processes is None or os.geteuid() != 0 else task_groups.make_group(sandbox.processes)
+
+    def prepare() -> None:
+        _limit(*limits)
+        if group is not None:
+            task_groups.join(group)
+
     read, write = os.pipe()
     os.write(write, b"".join(a.encode() + b"\0" for a in args))
     os.close(write)
     try:
         process = subprocess.Popen(["bwrap", "--args", str(read), "--", *command], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=stderr, cwd="/", env={},
-                                   pass_fds=(read,), start_new_session=True, preexec_fn=lambda: _limit(*limits))
+                                   pass_fds=(read,), start_new_session=True, preexec_fn=prepare)
+    except BaseException:
+        if group is not None:
+            task_groups.remove_group(group)
+        raise
     finally:
         os.close(read)
         _close(stderr)  # the program has its own copy
-    return Launched(process, [])
+    return Launched(process, [], group)
 
 
 NPROC_WRAPPER = ("import os, resource, sys; n = int(sys.argv[1]); resource.setrlimit(resource.RLIMIT_NPROC, (n, n)); "
@@ -210,8 +230,10 @@ NPROC_WRAPPER = ("import os, resource, sys; n = int(sys.argv[1]); resource.setrl
 
 
 def processes_held(sandbox: Sandbox) -> bool:
-    """Whether :attr:`Sandbox.processes` binds here: a ``bwrap`` sandbox under a dealer that is not root."""
-    return sandbox.processes is not None and sandbox.resolved() == "bwrap" and os.geteuid() != 0
+    """Whether :attr:`Sandbox.processes` binds here: a ``bwrap`` sandbox under a dealer that is not root, or under a
+    root dealer that may make pids control groups (:mod:`.task_groups`)."""
+    return sandbox.processes is not None and sandbox.resolved() == "bwrap" and (
+        os.geteuid() != 0 or task_groups.group_parent() is not None)
 
 
 def _close(stream: Any) -> None:
