@@ -18,7 +18,7 @@ from hearts_env.evaluation.benchmark import compare, get_suite, leaderboard_row,
 from hearts_env.evaluation.benchmark.ladder_cards import first_deviation, sample_games
 from hearts_env.evaluation.benchmark.stats import headline, paired
 from hearts_env.evaluation.benchmark.suite import format_deals, holdout_seeds
-from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, unpack_records, verify_run
+from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, check_run, read_run
 from hearts_env.evaluation.exploit.track import robustness_cell
 
 DOCS = Path(__file__).parents[1] / "docs"
@@ -147,33 +147,34 @@ def test_every_bundled_agent_has_a_quick_and_a_full_row():
 SHIPPED = sorted(path for path in RESULTS if path.with_name(path.stem + PACKED_SUFFIX).exists())
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
-def test_each_row_measured_under_the_dealer_verifies_from_its_records(path):
-    """``hearts-env benchmark verify ROW --leaderboard``: the agent seated in its sandboxed program, every game
-    re-dealt and replayed from the shipped records, every figure recomputed from them."""
-    verify_run(path, leaderboard=True, ladder_sample=0)  # the ladder's cards: the next test, at a cost it names
-
-
-LADDER_SAMPLE = {"ranked": (1.0, 0.02), "quick": (0.1, 0.02), "full": (0.02, 0.005)}
+LADDER_SAMPLE = {"ranked": (1.0, 0.02), "quick": (0.1, 0.02), "full": (0.02, 0.005), "ranked full": (0.1, 0.005)}
 """The shares of a row's games whose ladder cards the tests replay: (the random, greedy and heuristic rungs, the pimc
-rung), for the ranked rows (held-out quick runs: every cheap rung's card) and the public-deal rows of each tier.
-Measured on this project's 2-core machine: pimc about 0.16 s a game with Numba (all 1,000 games of a ranked row
-2.7 min, all 800 of a quick row 2.2 min, all 11,200 of a full row about 30 min, one core), the others 2-3 ms a game
-(all 3,000 of a ranked row about 7 s). ``hearts-env benchmark verify ROW`` replays every card of every rung, and
-``hearts-env benchmark pack`` did for each ranked row before writing it."""
+rung), for the ranked rows (held-out runs: every cheap rung's card of a quick one) and the public-deal rows of each
+tier. Measured on this project's 2-core machine: pimc about 0.16 s a game with Numba (all 1,000 games of a ranked quick
+row 2.7 min, all 800 of a quick row 2.2 min, all 11,200 of a full row about 30 min, one core), the others 2-3 ms a game
+(all 3,000 of a ranked quick row about 7 s). ``hearts-env benchmark verify ROW`` replays every card of every rung, and
+``hearts-env benchmark pack`` did for each ranked quick row before writing it (a full one: the share its note names)."""
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
-def test_the_ladder_played_its_own_cards_in_each_row(path):
-    """Every card a ladder seat played in the sampled shipped records is the ladder agent's from that seat's view and
-    seed: samples named by a seed (LADDER_SAMPLE; the ranked rows' cheap rungs in full, below)."""
-    result = _load(path)
-    records = unpack_records(result, path.with_name(path.stem + PACKED_SUFFIX).read_bytes())
-    cheap, costly = LADDER_SAMPLE.get(result["tier"], LADDER_SAMPLE["quick"])
+def _assert_verifies_with_its_ladder_cards(path: Path, shares: tuple[float, float], seed: int) -> dict:
+    """``hearts-env benchmark verify ROW --leaderboard`` (the agent seated in its sandboxed program, every game re-dealt
+    and replayed from the shipped records, every figure recomputed from them), the records read and replayed once; then
+    every card a ladder seat played in a sample of them (``shares``: the cheap rungs', pimc's; named by ``seed``) is the
+    ladder agent's from that seat's view and seed."""
+    result, records = read_run(path)
+    check_run(result, records, leaderboard=True, ladder_sample=0)
+    cheap, costly = shares
     for name, rung in result["rungs"].items():
         games = sample_games(sorted(records[name], key=lambda r: (r["deal"], r["seating_index"])),
-                             costly if name == "pimc" else cheap, seed=61)
-        assert first_deviation((rung["spec"], record) for record in games) is None
+                             costly if name == "pimc" else cheap, seed=seed)
+        assert first_deviation((rung["spec"], record) for record in games) is None, name
+    return result
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
+def test_each_row_measured_under_the_dealer_verifies_from_its_records_ladder_cards_included(path):
+    result = _load(path)
+    _assert_verifies_with_its_ladder_cards(path, LADDER_SAMPLE.get(result["tier"], LADDER_SAMPLE["quick"]), seed=61)
 
 
 def test_every_quick_row_was_measured_under_the_dealer():
@@ -217,7 +218,9 @@ def test_the_leaderboard_ranks_held_out_rows():
 @pytest.mark.parametrize("path", RANKED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
 def test_each_ranked_row_is_a_whole_held_out_run_that_verifies_from_its_records(path):
     """A ranked row: a held-out run in the once format (every deal once), the agent in its sandboxed program, its
-    secret published, every game re-dealt from it and replayed, every figure recomputed (``verify --leaderboard``)."""
+    secret published, every game re-dealt from it and replayed, every figure recomputed (``verify --leaderboard``);
+    every card of the random, greedy and heuristic rungs of a quick row, and a sample of pimc's, named by a seed, the
+    ladder agents' own (LADDER_SAMPLE)."""
     result = _load(path)
     suite = get_suite(result["suite"])
     assert path.parent.relative_to(LEADERBOARD).parts == (suite.version, "ranked", result["tier"])
@@ -225,21 +228,10 @@ def test_each_ranked_row_is_a_whole_held_out_run_that_verifies_from_its_records(
     assert result["deals"] == format_deals("once", suite.deals(result["tier"]))
     assert result["seed"] == holdout_seeds(result["holdout"])[0]
     assert {name: rung["spec"] for name, rung in result["rungs"].items()} == {r.name: r.spec for r in suite.ladder}
-    verify_run(path, leaderboard=True, ladder_sample=0)  # the ladder's cards: the next test
+    shares = LADDER_SAMPLE["ranked" if result["tier"] == "quick" else "ranked full"]
+    _assert_verifies_with_its_ladder_cards(path, shares, seed=62)
     if result["agent_weights"] is not None:  # a bundled agent's stated weights are the file its package ships
         assert result["agent_weights"]["shipped_by"] == "hearts_baselines"
-
-
-@pytest.mark.parametrize("path", RANKED, ids=lambda p: str(p.relative_to(LEADERBOARD)))
-def test_the_ladder_played_its_own_cards_in_each_ranked_row(path):
-    """Every card of the random, greedy and heuristic rungs, and a sample of pimc's named by a seed (LADDER_SAMPLE)."""
-    result = _load(path)
-    records = unpack_records(result, path.with_name(path.stem + PACKED_SUFFIX).read_bytes())
-    cheap, costly = LADDER_SAMPLE["ranked"]
-    for name, rung in result["rungs"].items():
-        games = sample_games(sorted(records[name], key=lambda r: (r["deal"], r["seating_index"])),
-                             costly if name == "pimc" else cheap, seed=62)
-        assert first_deviation((rung["spec"], record) for record in games) is None
 
 
 @pytest.mark.parametrize("path", RANKED, ids=lambda p: str(p.relative_to(LEADERBOARD)))

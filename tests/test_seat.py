@@ -208,6 +208,21 @@ def test_verify_catches_a_row_whose_ladder_played_cards_the_ladder_agent_would_n
     assert verify_run(smoke_run, leaderboard=True)["agent"] == "greedy"  # the honest run's ladder cards replay
 
 
+def test_pack_writes_a_row_checked_on_the_ladder_sample_it_is_given(smoke_run, tmp_path, capsys):
+    """``hearts-env benchmark pack RUN ROW --ladder-sample S --sample-seed K``: a full row's pimc rung costs about
+    30 min to replay whole, so a row may be packed on a named sample; the packed row verifies; a bad share is one
+    line."""
+    from hearts_env.cli import main
+
+    row = tmp_path / "greedy.json"
+    assert main(["benchmark", "pack", str(smoke_run), str(row), "--ladder-sample", "0.5", "--sample-seed", "3"]) == 0
+    assert verify_run(row, leaderboard=True) == json.loads((smoke_run / "result.json").read_text())
+    with pytest.raises(SystemExit):
+        main(["benchmark", "pack", str(smoke_run), str(tmp_path / "other.json"), "--ladder-sample", "2"])
+    assert "--ladder-sample" in capsys.readouterr().err.strip().splitlines()[-1]
+    assert not (tmp_path / "other.json").exists()
+
+
 def test_verify_refuses_a_sample_that_is_not_a_share(smoke_run):
     for bad in (-0.1, 1.5, True, "all"):
         with pytest.raises(ValueError, match="ladder_sample must be a share of the games from 0 to 1"):

@@ -43,7 +43,14 @@ from hearts_env.evaluation.benchmark import (
 )
 from hearts_env.evaluation.benchmark.runner import AGENT_ISOLATION, MOVE_TIME_LIMIT
 from hearts_env.evaluation.benchmark.suite import FORMATS, ONCE_GAMES_PER_DEAL, TRACKS
-from hearts_env.evaluation.benchmark.verify import PACKED_SUFFIX, VerificationFailed, pack_records, verify_run
+from hearts_env.evaluation.benchmark.verify import (
+    PACKED_SUFFIX,
+    VerificationFailed,
+    check_run,
+    pack_records,
+    read_run,
+    verify_run,
+)
 from hearts_env.evaluation.exploit.track import PROBES, format_probes, format_trained, run_probes, run_trained
 from hearts_env.evaluation.records import FORMAT, deals_of_record, read_record
 from hearts_env.evaluation.seat import Sandbox, SandboxError
@@ -155,13 +162,13 @@ def _pack(args: argparse.Namespace) -> int:
         return 2
     folder, dest = Path(args.files[0]), Path(args.files[1])
     try:
-        result = verify_run(folder)
-        records = {name: list(read_records(folder / f"{name}.jsonl")) for name in result["rungs"]}
+        result, records = read_run(folder)
+        check_run(result, records, ladder_sample=args.ladder_sample, sample_seed=args.sample_seed)
         packed = dest.with_name(dest.name.removesuffix(".json") + PACKED_SUFFIX)
         data = pack_records(result, records)
         dest.write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
         packed.write_bytes(data)
-        verify_run(dest, ladder_sample=0)  # the same games, packed: their ladder cards were replayed above
+        verify_run(dest, ladder_sample=0)  # the same games, packed: their ladder cards were checked above
     except (VerificationFailed, OSError, ValueError) as e:
         print(f"hearts-env benchmark pack: {e}", file=sys.stderr)
         return 1
@@ -621,6 +628,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+LADDER_SAMPLE_OPTION: tuple[str, dict[str, Any]] = ("--ladder-sample", {
+    "type": _share, "default": 1.0, "metavar": "SHARE",
+    "help": "the share of each ladder rung's games whose ladder cards are replayed (default 1: every card; the pimc "
+            "rung costs about 0.16 s a game: 2.2 min for a quick row, about 30 min for a full one)"})
+SAMPLE_SEED_OPTION: tuple[str, dict[str, Any]] = ("--sample-seed", {
+    "type": _at_least(0), "default": 0, "help": "the seed that draws the games of --ladder-sample (default 0)"})
+"""The options of ``verify`` and ``pack`` that say how many of the ladder's cards are replayed."""
+
 BENCHMARK_TOOLS: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
     "compare": ("pair two results deal by deal: the difference of their ladder margins and of each rung's",
                 [("files", {"nargs": 2, "metavar": "RESULT.json", "help": "two result.json files"}),
@@ -630,15 +645,11 @@ BENCHMARK_TOOLS: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
                [("files", {"nargs": "+", "metavar": "DIR|ROW.json", "help": "run folders or leaderboard rows"}),
                 ("--leaderboard", {"action": "store_true", "help": "also require what a leaderboard row needs "
                                    "(isolation process in the bwrap sandbox, no sitting that died, no agent error)"}),
-                ("--ladder-sample", {"type": _share, "default": 1.0, "metavar": "SHARE",
-                                     "help": "the share of each ladder rung's games whose ladder cards are replayed "
-                                     "(default 1: every card; the pimc rung costs about 0.16 s a game: 2.2 min for "
-                                     "a quick row)"}),
-                ("--sample-seed", {"type": _at_least(0), "default": 0,
-                                   "help": "the seed that draws the games of --ladder-sample (default 0)"})]),
+                LADDER_SAMPLE_OPTION, SAMPLE_SEED_OPTION]),
     "pack": ("a verified run as a leaderboard row: its result.json and its packed records",
              [("files", {"nargs": 2, "metavar": "PATH", "help": "the run's folder, then the row to write (e.g. "
-                         "results/leaderboard/v1/quick/AGENT.json; its records go beside it)"})]),
+                         "results/leaderboard/v1/quick/AGENT.json; its records go beside it)"}),
+              LADDER_SAMPLE_OPTION, SAMPLE_SEED_OPTION]),
 }
 """``hearts-env benchmark compare|verify|pack``: what each does and its arguments (a parser of its own each, so
 ``--help`` shows them and not the benchmark's)."""

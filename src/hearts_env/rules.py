@@ -309,6 +309,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
+@functools.lru_cache(maxsize=256)
+def _rules_of_spec(spec: str) -> Rules:
+    """The rules a spec string names, parsed once per spec (Rules are frozen: one object serves every caller; a
+    record replayed names its rules as a spec, and a leaderboard row replays tens of thousands)."""
+    name, options = parse_spec(spec)
+    if name not in PRESETS:
+        raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
+    return PRESETS[name].replace(**options) if options else PRESETS[name]
+
+
 def make_rules(rules: str | Rules | None = None, **overrides: Any) -> Rules:
     """Rules from a preset name, a spec string, or a Rules object, with keyword overrides.
 
@@ -319,10 +329,7 @@ def make_rules(rules: str | Rules | None = None, **overrides: Any) -> Rules:
     elif isinstance(rules, Rules):
         base = rules
     elif isinstance(rules, str):
-        name, options = parse_spec(rules)
-        if name not in PRESETS:
-            raise RulesError(f"unknown rules preset {name!r}; valid presets: {', '.join(PRESETS)}")
-        base = PRESETS[name].replace(**options) if options else PRESETS[name]
+        base = _rules_of_spec(rules)
     else:
         raise RulesError(f"rules must be a preset name, a spec string or a Rules object, got {rules!r}")
     return base.replace(**overrides) if overrides else base

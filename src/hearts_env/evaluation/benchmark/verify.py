@@ -129,31 +129,50 @@ def verify_run(path: str | Path, leaderboard: bool = False, ladder_sample: float
     ``path``: a run's folder, or a ``result.json`` with its records packed beside it.
     ``ladder_sample``: the share of each ladder rung's games whose ladder cards are replayed (1: all; 0: none),
     drawn by ``sample_seed`` so that anyone can check the same sample."""
-    if isinstance(ladder_sample, bool) or not isinstance(ladder_sample, int | float) or not 0 <= ladder_sample <= 1:
-        raise ValueError(f"ladder_sample must be a share of the games from 0 to 1, got {ladder_sample!r}")
+    _check_share(ladder_sample)
     path = Path(path)
-    if path.is_dir():
-        result = _load(path / "result.json")
-        manifest = _load(path / "manifest.json")
-        records = {name: list(read_records(path / f"{name}.jsonl")) for name in result.get("rungs", {})}
-        _check_manifest(result, manifest)
-    elif path.is_file():
-        result = _load(path)
-        packed = path.with_name(path.name.removesuffix(".json") + PACKED_SUFFIX)
-        if not packed.exists():
-            _fail(f"{path} has no records beside it ({packed.name}): a result alone cannot be verified")
-        records = unpack_records(result, packed.read_bytes())
-    else:
-        _fail(f"{path} is neither a run's folder nor a result.json")
-    _check_result(result, records)
-    if ladder_sample > 0 and result.get("track", "ladder") == "ladder":
-        _check_ladder_cards(result, records, ladder_sample, sample_seed)
+    result, records = read_run(path)
+    check_run(result, records, ladder_sample=ladder_sample, sample_seed=sample_seed)
     md = path / "result.md"
     if path.is_dir() and (not md.exists() or md.read_text() != markdown(result) + "\n"):
         _fail(f"{md} is not the Markdown of {path / 'result.json'}")
     if leaderboard:
         _check_leaderboard(result)
     return result
+
+
+def read_run(path: str | Path) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """A run's result and its records by rung, from its folder (its manifest checked against the result) or from a
+    leaderboard row (the packed records re-dealt and replayed: :func:`unpack_records`)."""
+    path = Path(path)
+    if path.is_dir():
+        result = _load(path / "result.json")
+        _check_manifest(result, _load(path / "manifest.json"))
+        return result, {name: list(read_records(path / f"{name}.jsonl")) for name in result.get("rungs", {})}
+    if path.is_file():
+        result = _load(path)
+        packed = path.with_name(path.name.removesuffix(".json") + PACKED_SUFFIX)
+        if not packed.exists():
+            _fail(f"{path} has no records beside it ({packed.name}): a result alone cannot be verified")
+        return result, unpack_records(result, packed.read_bytes())
+    return _fail(f"{path} is neither a run's folder nor a result.json")
+
+
+def check_run(result: dict[str, Any], records: dict[str, list[dict[str, Any]]], leaderboard: bool = False,
+              ladder_sample: float = 1.0, sample_seed: int = 0) -> None:
+    """:func:`verify_run`'s checks of a result and records already read (:func:`read_run`), but for a run folder's
+    ``result.md``: whoever checks one row several ways reads and replays its records once."""
+    _check_share(ladder_sample)
+    _check_result(result, records)
+    if ladder_sample > 0 and result.get("track", "ladder") == "ladder":
+        _check_ladder_cards(result, records, ladder_sample, sample_seed)
+    if leaderboard:
+        _check_leaderboard(result)
+
+
+def _check_share(ladder_sample: float) -> None:
+    if isinstance(ladder_sample, bool) or not isinstance(ladder_sample, int | float) or not 0 <= ladder_sample <= 1:
+        raise ValueError(f"ladder_sample must be a share of the games from 0 to 1, got {ladder_sample!r}")
 
 
 def _load(path: Path) -> dict[str, Any]:
