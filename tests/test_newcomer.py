@@ -245,3 +245,44 @@ def test_public_constructors_name_a_bad_seed_or_limit():
     for name in ("memory_bytes", "cpu_seconds"):
         with pytest.raises(ValueError, match=f"Sandbox {name} must be an integer >= 1"):
             Sandbox(**{name: 0})
+
+
+def test_a_run_that_a_command_is_writing_is_refused_to_a_second_and_a_killed_one_holds_nothing(tmp_path):
+    """Issue 63: a second ``--resume`` into a run still playing recorded its games twice (a result that then failed
+    ``verify``). Each output is held while a command writes it: a second command is refused in one line naming it;
+    a command killed outright (a crash, ``kill -9``) holds nothing, so the run resumes."""
+    from hearts_env.evaluation.arena.owner import owning
+
+    run, games = tmp_path / "runs" / "bench-mine", tmp_path / "games.jsonl"
+    bench = ("benchmark", "greedy", "--tier", "smoke", "--opponents", "random", "--jobs", "1", "--out", str(run))
+    with owning(run, folder=True), owning(games):  # this test's process is the command still writing them
+        second = _cli(*bench)
+        assert second.returncode == 2 and "is being written by another command" in _one_line(second.stderr)
+        assert str(run) in second.stderr and not (run / "manifest.json").exists()
+        arena = _cli("arena", "greedy", "random", "--deals", "1", "--out", str(games), "--resume")
+        assert arena.returncode == 2 and "is being written by another command" in _one_line(arena.stderr)
+        assert str(games) in arena.stderr and games.read_text() == ""
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom pathlib import Path\n"
+                               "from hearts_env.evaluation.arena.owner import owning\n"
+                               "with owning(Path(sys.argv[1]), folder=True):\n    print('held', flush=True)\n"
+                               "    time.sleep(300)\n", str(run)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    holder.kill()
+    holder.wait()
+    first = _cli(*bench)
+    assert first.returncode == 0, first.stderr
+    assert _cli("benchmark", "verify", str(run)).returncode == 0
+
+
+def test_verify_names_a_records_file_cut_mid_line(tmp_path):
+    """A copy cut short (or a run killed while it wrote) is named as cut, with the line, in one line: no traceback."""
+    run = tmp_path / "run"
+    made = _cli("benchmark", "greedy", "--tier", "smoke", "--opponents", "random", "--jobs", "1", "--isolation",
+                "seating", "--out", str(run))
+    assert made.returncode == 0, made.stderr
+    records = run / "random.jsonl"
+    data = records.read_bytes()
+    records.write_bytes(data[:len(data) // 2])
+    cut = _cli("benchmark", "verify", str(run))
+    line = _one_line(cut.stderr)
+    assert cut.returncode == 1 and f"{records} ends in the middle of line" in line and "was cut" in line

@@ -28,6 +28,7 @@ from hearts_env.evaluation.arena.game import (
     replay_record,
     seatings,
 )
+from hearts_env.evaluation.arena.owner import owning
 from hearts_env.evaluation.arena.pause import PauseRequest, RunPaused, ignore_signals, pausable
 from hearts_env.evaluation.seat import SeatAgent, SeatError
 from hearts_env.rules import PASS_NAMES, Rules, make_rules
@@ -73,63 +74,65 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
                                               isolation, only_seatings, agent_seed, seats)
     done: dict[tuple[int, int], dict[str, Any]] = {}
     path = Path(out) if out is not None else None
-    if path is not None and path.exists():
-        if not resume:
-            raise FileExistsError(f"{path} exists: pass resume=True (--resume) to continue it, or choose another file")
-        _drop_partial_last_line(path)
-        for record in read_records(path):
-            if record["seating"] != [specs[i] for i in seatings(len(specs))[record["seating_index"]]] \
-                    or record["seed"] != seed or record["rules"] != rules.spec():
-                raise ValueError(f"{path} holds results of another tournament (agents, seed or rules differ)")
-            direction = pass_direction_of(rules, record["deal"])
-            if direction is not None and record["deals"][0]["pass_direction"] != PASS_NAMES[direction]:
-                raise ValueError(f"{path} holds deals played under another pass-direction protocol (deal "
-                                 f"{record['deal']} passed {record['deals'][0]['pass_direction']}, now "
-                                 f"{PASS_NAMES[direction]}: hearts-env before 0.1.1 passed left in every one-deal "
-                                 f"tournament); start a new file")
-            if record.get("agent_seed") != agent_seed:
-                raise ValueError(f"{path} was played with other agent seeds: one file would mix two settings")
-            if record.get("move_time_limit") != move_time_limit:
-                raise ValueError(f"{path} was played with move_time_limit={record.get('move_time_limit')!r}, not "
-                                 f"{move_time_limit!r}: one file would mix two settings")
-            if record["error"] is not None and record["points"] is None:
-                raise ValueError(f"{path} holds a game ended by an agent error without the forfeit charged (deal "
-                                 f"{record['deal']}: hearts-env before 0.1.2 left such games out of the figures); "
-                                 f"start a new file")
-            check_record(record, path)
-            done[(record["deal"], record["seating_index"])] = record
+    existed = path is not None and path.exists()
+    if existed and not resume:
+        raise FileExistsError(f"{path} exists: pass resume=True (--resume) to continue it, or choose another file")
     wanted = [(d, s) for d in range(deals) for s in chosen] if games is None else _checked_games(games, deals, chosen)
-    todo = [(list(specs), rules, seed, d, s, move_time_limit, agent_seed, seats)
-            for d, s in wanted if (d, s) not in done]
-    jobs = jobs or os.cpu_count() or 1
-    sink = path.open("a") if path is not None else None
-    bar = _progress_bar(len(todo), progress)
-    written = 0
-    try:
-        with pausable() if backend != "ray" else contextlib.nullcontext(PauseRequest()) as pause:
-            if backend == "ray":
-                results = _on_ray(todo, jobs, isolation, path)
-            elif isolation == "seating":
-                results = _isolated(seating_passes(todo), jobs, path, pause)
-            elif jobs == 1 or len(todo) < 2:
-                results = _here(todo, pause)
-            else:
-                results = _in_processes(todo, jobs, path, pause)
-            for record in results:
+    with owning(path):  # a second command writing this file is refused: its games would be recorded twice
+        if existed and path is not None:
+            _drop_partial_last_line(path)
+            for record in read_records(path):
+                if record["seating"] != [specs[i] for i in seatings(len(specs))[record["seating_index"]]] \
+                        or record["seed"] != seed or record["rules"] != rules.spec():
+                    raise ValueError(f"{path} holds results of another tournament (agents, seed or rules differ)")
+                direction = pass_direction_of(rules, record["deal"])
+                if direction is not None and record["deals"][0]["pass_direction"] != PASS_NAMES[direction]:
+                    raise ValueError(f"{path} holds deals played under another pass-direction protocol (deal "
+                                     f"{record['deal']} passed {record['deals'][0]['pass_direction']}, now "
+                                     f"{PASS_NAMES[direction]}: hearts-env before 0.1.1 passed left in every one-deal "
+                                     f"tournament); start a new file")
+                if record.get("agent_seed") != agent_seed:
+                    raise ValueError(f"{path} was played with other agent seeds: one file would mix two settings")
+                if record.get("move_time_limit") != move_time_limit:
+                    raise ValueError(f"{path} was played with move_time_limit={record.get('move_time_limit')!r}, not "
+                                     f"{move_time_limit!r}: one file would mix two settings")
+                if record["error"] is not None and record["points"] is None:
+                    raise ValueError(f"{path} holds a game ended by an agent error without the forfeit charged (deal "
+                                     f"{record['deal']}: hearts-env before 0.1.2 left such games out of the figures); "
+                                     f"start a new file")
+                check_record(record, path)
                 done[(record["deal"], record["seating_index"])] = record
-                if sink is not None:
-                    sink.write(json.dumps(record) + "\n")
-                    sink.flush()
-                written += 1
-                bar.update(1)
-            if pause.asked and written < len(todo):
-                then = f"{path} holds them; resume continues" if path is not None else "no results file to resume"
-                raise RunPaused(f"paused: the games in play were finished ({written} game(s) of this tournament "
-                                f"played by this call, {len(todo) - written} left); {then}")
-    finally:
-        bar.close()
-        if sink is not None:
-            sink.close()
+        todo = [(list(specs), rules, seed, d, s, move_time_limit, agent_seed, seats)
+                for d, s in wanted if (d, s) not in done]
+        jobs = jobs or os.cpu_count() or 1
+        sink = path.open("a") if path is not None else None
+        bar = _progress_bar(len(todo), progress)
+        written = 0
+        try:
+            with pausable() if backend != "ray" else contextlib.nullcontext(PauseRequest()) as pause:
+                if backend == "ray":
+                    results = _on_ray(todo, jobs, isolation, path)
+                elif isolation == "seating":
+                    results = _isolated(seating_passes(todo), jobs, path, pause)
+                elif jobs == 1 or len(todo) < 2:
+                    results = _here(todo, pause)
+                else:
+                    results = _in_processes(todo, jobs, path, pause)
+                for record in results:
+                    done[(record["deal"], record["seating_index"])] = record
+                    if sink is not None:
+                        sink.write(json.dumps(record) + "\n")
+                        sink.flush()
+                    written += 1
+                    bar.update(1)
+                if pause.asked and written < len(todo):
+                    then = f"{path} holds them; resume continues" if path is not None else "no results file to resume"
+                    raise RunPaused(f"paused: the games in play were finished ({written} game(s) of this tournament "
+                                    f"played by this call, {len(todo) - written} left); {then}")
+        finally:
+            bar.close()
+            if sink is not None:
+                sink.close()
     kept = set(wanted)
     return [done[key] for key in sorted(done) if key in kept]
 
@@ -442,13 +445,17 @@ def read_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
     a line that is not JSON or not an arena record is named by its number (a file edited by hand, damaged,
     or another kind of file)."""
     with Path(path).open() as f:
-        for number, line in enumerate(_lines(f, path), 1):
-            line = line.strip()
+        for number, raw in enumerate(_lines(f, path), 1):
+            line = raw.strip()
             if not line:
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as e:
+                if not raw.endswith("\n"):  # only the last line may lack its newline
+                    raise ValueError(f"{path} ends in the middle of line {number}: the file was cut (a run stopped "
+                                     f"while writing it, or a copy was truncated); `--resume` plays that game "
+                                     f"again") from None
                 raise ValueError(f"{path} line {number} is not JSON ({e.msg} at column {e.colno}): not an arena "
                                  f"results file, or damaged") from None
             missing = [k for k in RECORD_KEYS if not isinstance(record, dict) or k not in record]

@@ -23,6 +23,7 @@ import numpy as np
 from hearts_env import __version__
 from hearts_env.agents import AgentSpec, make_agent
 from hearts_env.evaluation.arena.game import SeatOptions
+from hearts_env.evaluation.arena.owner import owning
 from hearts_env.evaluation.arena.pause import RunPaused, pausable
 from hearts_env.evaluation.arena.runner import check_jobs, probe_agent, run_arena
 from hearts_env.evaluation.benchmark.checks import (
@@ -131,77 +132,80 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
         raise BenchmarkCheckFailed(f"self-check failed: this installation deals other cards than suite {suite} "
                                    f"({preset}, {tier}) published (a NumPy release that changed its random streams?); "
                                    f"its results would not be comparable")
-    if extend:
-        _extend(folder_path, manifest, the_suite, agent_secret)
-    folder = _prepare(folder_path, resume or extend, manifest, agent_secret)
-    secret = _agent_secret(folder, agent_secret)
-    seats = replace(seats, secret=secret, cache=cache)
-    sitting = Sittings(folder)
-    if holdout is not None:
-        deals_check = "held-out deals, each played once"
-    else:
-        deals_check = "the deals' fingerprint is the suite's" if published is not None else "no published fingerprint"
-    check_ladder(the_suite, preset, ladder)
-    check = run_arena([CHECK_AGENT, CHECK_AGENT], deals=min(CHECK_DEALS, deals), rules=rules, seed=seed, jobs=1,
-                      isolation="none", only_seatings=seatings, agent_seed=agent_seed)
-    check_totals(check)
-    check_even(*per_deal(check, min(CHECK_DEALS, deals)), CHECK_AGENT)
+    with owning(folder_path, folder=True):  # a second command writing this run is refused (arena.owner)
+        if extend:
+            _extend(folder_path, manifest, the_suite, agent_secret)
+        folder = _prepare(folder_path, resume or extend, manifest, agent_secret)
+        secret = _agent_secret(folder, agent_secret)
+        seats = replace(seats, secret=secret, cache=cache)
+        sitting = Sittings(folder)
+        if holdout is not None:
+            deals_check = "held-out deals, each played once"
+        else:
+            deals_check = ("the deals' fingerprint is the suite's" if published is not None
+                           else "no published fingerprint")
+        check_ladder(the_suite, preset, ladder)
+        check = run_arena([CHECK_AGENT, CHECK_AGENT], deals=min(CHECK_DEALS, deals), rules=rules, seed=seed, jobs=1,
+                          isolation="none", only_seatings=seatings, agent_seed=agent_seed)
+        check_totals(check)
+        check_even(*per_deal(check, min(CHECK_DEALS, deals)), CHECK_AGENT)
 
-    started = time.time()
-    games = format_games(format, deals)
-    figures = {}
-    sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier)
-    try:
-        with pausable() as pause:  # a first SIGINT/SIGTERM finishes the games in play, then stops the sitting
-            for k, rung in enumerate(ladder):
-                if pause.asked:  # between two rungs: nothing in play
-                    raise RunPaused(f"paused before the games against {rung.name}; resume continues")
-                if progress:
-                    games_of = "one game each" if format == "once" else f"x {len(seatings)} seatings"
-                    print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals {games_of}",
-                          file=sys.stderr)
-                path = folder / f"{rung.name}.jsonl" if folder is not None else None
-                records = run_arena([played, rung.spec], deals=deals, rules=rules,
-                                    seed=rung_seed(format, seed, holdout, rung.name), jobs=jobs, out=path,
-                                    resume=path is not None and path.exists(), progress=progress,
-                                    isolation="none" if isolation == "none" else "seating", only_seatings=seatings,
-                                    agent_seed=agent_seed, move_time_limit=move_time_limit, seats=seats, games=games)
-                check_totals(records)
-                figures[rung.name] = {"spec": rung.spec,
-                                      **rung_figures(records, deals, opponent_time=track == "reference")}
-    except RunPaused as e:
-        sitting.end(public_message(str(e), folder)[:500])  # "paused: ...": no game abandoned
-        raise
-    except BaseException as e:
-        sitting.end(public_message(f"stopped: {type(e).__name__}: {e}", folder)[:500])
-        raise
-    finally:
-        cache_folder.cleanup()
-    sitting.end("finished")
-    result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
-              "format": format, "format_meaning": FORMATS[format], "track": track, "agent": public_spec(spec),
-              "agent_weights": weights,
-              "deals": deals, "deal_set": "suite" if holdout is None else "holdout", "seed": seed,
-              **({} if holdout is None else {"holdout": holdout}),
-              "package_version": __version__, "hardware": hardware(),
-              "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-              "seconds": round(_earlier_seconds(sitting.summary()[:-1]) + time.time() - started, 1),
-              "isolation": isolation, "move_time_limit": move_time_limit,
-              **({"seat": manifest["seat"]} if "seat" in manifest else {}),
-              "agent_secret": secret, "sittings": sitting.summary(),
-              "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
-                         "totals": "every deal's points sum to the rules' total",
-                         "deals": deals_check,
-                         "ladder": ladder_check(the_suite, preset, ladder)},
-              "headline": {"name": HEADLINES[track], **headline(figures)}, "rungs": figures}
-    if folder is not None:
-        (folder / "result.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
-        (folder / "result.md").write_text(markdown(result) + "\n")
+        started = time.time()
+        games = format_games(format, deals)
+        figures = {}
+        sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier)
         try:
-            plot_ladder(result, folder / "ladder.png")
-        except ImportError as e:
-            print(f"hearts-env benchmark: no plot ({e})", file=sys.stderr)
-    return result
+            with pausable() as pause:  # a first SIGINT/SIGTERM finishes the games in play, then stops the sitting
+                for k, rung in enumerate(ladder):
+                    if pause.asked:  # between two rungs: nothing in play
+                        raise RunPaused(f"paused before the games against {rung.name}; resume continues")
+                    if progress:
+                        games_of = "one game each" if format == "once" else f"x {len(seatings)} seatings"
+                        print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals {games_of}",
+                              file=sys.stderr)
+                    path = folder / f"{rung.name}.jsonl" if folder is not None else None
+                    records = run_arena([played, rung.spec], deals=deals, rules=rules,
+                                        seed=rung_seed(format, seed, holdout, rung.name), jobs=jobs, out=path,
+                                        resume=path is not None and path.exists(), progress=progress,
+                                        isolation="none" if isolation == "none" else "seating",
+                                        only_seatings=seatings, agent_seed=agent_seed, move_time_limit=move_time_limit,
+                                        seats=seats, games=games)
+                    check_totals(records)
+                    figures[rung.name] = {"spec": rung.spec,
+                                          **rung_figures(records, deals, opponent_time=track == "reference")}
+        except RunPaused as e:
+            sitting.end(public_message(str(e), folder)[:500])  # "paused: ...": no game abandoned
+            raise
+        except BaseException as e:
+            sitting.end(public_message(f"stopped: {type(e).__name__}: {e}", folder)[:500])
+            raise
+        finally:
+            cache_folder.cleanup()
+        sitting.end("finished")
+        result = {"benchmark": "hearts-bench", "suite": suite, "tier": tier, "preset": preset, "rules": rules.spec(),
+                  "format": format, "format_meaning": FORMATS[format], "track": track, "agent": public_spec(spec),
+                  "agent_weights": weights,
+                  "deals": deals, "deal_set": "suite" if holdout is None else "holdout", "seed": seed,
+                  **({} if holdout is None else {"holdout": holdout}),
+                  "package_version": __version__, "hardware": hardware(),
+                  "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+                  "seconds": round(_earlier_seconds(sitting.summary()[:-1]) + time.time() - started, 1),
+                  "isolation": isolation, "move_time_limit": move_time_limit,
+                  **({"seat": manifest["seat"]} if "seat" in manifest else {}),
+                  "agent_secret": secret, "sittings": sitting.summary(),
+                  "checks": {"even": f"{CHECK_AGENT} against itself exactly even on {min(CHECK_DEALS, deals)} deals",
+                             "totals": "every deal's points sum to the rules' total",
+                             "deals": deals_check,
+                             "ladder": ladder_check(the_suite, preset, ladder)},
+                  "headline": {"name": HEADLINES[track], **headline(figures)}, "rungs": figures}
+        if folder is not None:
+            (folder / "result.json").write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+            (folder / "result.md").write_text(markdown(result) + "\n")
+            try:
+                plot_ladder(result, folder / "ladder.png")
+            except ImportError as e:
+                print(f"hearts-env benchmark: no plot ({e})", file=sys.stderr)
+        return result
 
 
 _MACHINE_FOLDERS = re.compile(r"(?<![\w.~/])(?:/|[A-Za-z]:[\\/])(?:[^\s'\",()\\/]+[\\/])+")

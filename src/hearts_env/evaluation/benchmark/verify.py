@@ -148,7 +148,12 @@ def read_run(path: str | Path) -> tuple[dict[str, Any], dict[str, list[dict[str,
     if path.is_dir():
         result = _load(path / "result.json")
         _check_manifest(result, _load(path / "manifest.json"))
-        return result, {name: list(read_records(path / f"{name}.jsonl")) for name in result.get("rungs", {})}
+        try:
+            return result, {name: list(read_records(path / f"{name}.jsonl")) for name in result.get("rungs", {})}
+        except OSError as e:
+            return _fail(f"{e.filename}: {e.strerror}")
+        except ValueError as e:  # a cut or damaged records file, named with its line
+            return _fail(str(e))
     if path.is_file():
         result = _load(path)
         packed = path.with_name(path.name.removesuffix(".json") + PACKED_SUFFIX)
