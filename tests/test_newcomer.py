@@ -286,3 +286,19 @@ def test_verify_names_a_records_file_cut_mid_line(tmp_path):
     cut = _cli("benchmark", "verify", str(run))
     line = _one_line(cut.stderr)
     assert cut.returncode == 1 and f"{records} ends in the middle of line" in line and "was cut" in line
+
+
+def test_the_slow_path_says_so_once_with_the_command_that_fixes_it(tmp_path):
+    """Issue 63: after the core install (no Numba) pimc took 0.31 s a move instead of 0.004 s, with no word. The first
+    fallback of a process warns once, naming the extra that compiles the batched engine; later ones are silent."""
+    program = ("import sys\nsys.modules['numba'] = None  # the core install: no Numba\n"
+               "from hearts_env import Deal, make_rules\nfrom hearts_env.agents import make_agent\n"
+               "from hearts_env.views import SeatView\n"
+               "rules = make_rules('standard(game=deal)')\nagent = make_agent('pimc(n=8)')\n"
+               "for seed in range(2):\n    deal = Deal.random(rules, seed=seed, pass_direction='hold')\n"
+               "    agent.reset(rules, deal.current, seed=[seed])\n    agent.act(SeatView.of(deal, deal.current))\n")
+    run = subprocess.run([sys.executable, "-W", "default", "-c", program], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stderr
+    warned = [line for line in run.stderr.splitlines() if "SlowPathWarning" in line]
+    assert len(warned) == 1 and "pip install 'hearts-env[search]'" in warned[0], run.stderr

@@ -22,9 +22,17 @@ Two backends give identical results: ``"numba"`` runs compiled per-row loops
 array operations; ``backend="auto"`` (the default) takes Numba when it is installed.
 """
 
-from hearts_env.vector.deals import BACKENDS, STATE_FIELDS, VectorDeals, numba_available, resolve_backend
+from hearts_env.vector.deals import (
+    BACKENDS,
+    STATE_FIELDS,
+    SlowPathWarning,
+    VectorDeals,
+    numba_available,
+    resolve_backend,
+)
 from hearts_env.vector.numpy_backend import kth_cards, penalty_points
 from hearts_env.vector.policies import POLICIES, KernelPolicy, kernel_policy, policy_name
 
-__all__ = ["BACKENDS", "POLICIES", "STATE_FIELDS", "KernelPolicy", "VectorDeals", "kernel_policy", "kth_cards",
+__all__ = ["BACKENDS", "POLICIES", "STATE_FIELDS", "KernelPolicy", "SlowPathWarning", "VectorDeals", "kernel_policy",
+           "kth_cards",
            "numba_available", "penalty_points", "policy_name", "resolve_backend"]

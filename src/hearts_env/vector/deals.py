@@ -34,7 +34,23 @@ def resolve_backend(backend: str) -> Callable[..., int] | None:
     jit = _kernels.compiled()
     if jit is None and backend == "numba":
         raise ImportError("backend='numba' needs Numba: pip install 'hearts-env[search]' (or use backend='numpy')")
+    global _told_slow
+    if jit is None and not _told_slow:  # "auto" falls back: say so once per process, with the fix
+        _told_slow = True
+        warnings.warn(SLOW_PATH, SlowPathWarning, stacklevel=2)
     return jit
+
+
+_told_slow = False
+
+
+class SlowPathWarning(UserWarning):
+    """The batched engine runs on NumPy because Numba is not installed (the ``search`` extra)."""
+
+
+SLOW_PATH = ("Numba is not installed, so the batched engine (the search agents' playouts, HeartsVectorEnv) runs on "
+             "NumPy: pimc takes about 0.3 s a move instead of 0.004 s. pip install 'hearts-env[search]' compiles it")
+"""What the first fallback of a process says (:class:`SlowPathWarning`), once."""
 
 
 def numba_available() -> bool:
