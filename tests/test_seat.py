@@ -282,6 +282,29 @@ def test_what_a_program_prints_goes_to_its_log_not_to_the_dealer(tmp_path, monke
     assert "{garbage" in log.read_text() and "noise" in log.read_text()
 
 
+@needs_sandbox
+@pytest.mark.parametrize("name, shown", [("ReturnsAFraction", r"act returned \d+\.9, not a card id"),
+                                         ("ReturnsNone", "act returned None, not a card id")])
+def test_a_card_that_is_not_an_integer_is_the_agent_s_error_in_its_program_as_in_the_arena(name, shown, monkeypatch):
+    """Issue 63: the seat host turned an agent's 6.9 into card 6 (``int``) and None into a TypeError of its own; the
+    arena refuses both. The host coerces nothing: the seat's error names the value."""
+    from hearts_env.evaluation.seat import SeatError, seated_agent
+
+    monkeypatch.chdir(ROOT / "tests" / "hostile")
+    agent = seated_agent(f"hosted:hostile_agents:{name}")
+    deal = Deal.random(make_rules("standard(game=deal)"), seed=3, pass_direction="hold")
+    try:
+        agent.reset(deal.rules, deal.current, seed=[1])
+        with pytest.raises(SeatError, match=shown) as e:
+            agent.act(SeatView.of(deal, deal.current), timeout=30)
+    finally:
+        agent.close()
+    assert e.value.kind == "exception"
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "hostile"))
+    errors = [r["error"] for r in run_arena([f"hostile_agents:{name}", "greedy"], deals=1, jobs=1, isolation="none")]
+    assert errors and all(error is not None and error["kind"] == "illegal" for error in errors)
+
+
 def test_the_kernel_cache_copy_takes_regular_files_only_within_its_limits(tmp_path, monkeypatch):
     from hearts_env.evaluation.seat import sandbox
 

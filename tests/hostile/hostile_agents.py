@@ -335,3 +335,16 @@ class DiskFiller(Hostile):
             with contextlib.suppress(OSError):
                 os.unlink(path)
         return bool(self.filled)
+
+
+class ReturnsAFraction(Hostile):
+    """Returns its card id plus 0.9 (a legal card 6 as 6.9): a host that truncated would play card 6 for it."""
+
+    def act(self, view: Any) -> Any:
+        card = super().act(view)
+        return card + 0.9 if self.live else card
+
+
+class ReturnsNone(Hostile):
+    def act(self, view: Any) -> Any:
+        return None if self.live else super().act(view)

@@ -100,12 +100,24 @@ class Host:
             return {"type": "ready"}
         if kind == "act":
             card = self.agent.act(view_from_json(request["view"], self.rules))
-            return {"type": "card", "card": int(card)}
+            return {"type": "card", "card": _card_id(card, self.rules)}
         if kind == "end_deal":
             self.agent.end_deal(view_from_json(request["view"], self.rules))
             notes = getattr(self.agent, "deal_notes", None)  # a reference program's own account of the deal
             return {"type": "ready"} if notes is None else {"type": "ready", "notes": dict(notes())}
         raise ProtocolError(f"unknown request type {kind!r}")
+
+
+def _card_id(card: Any, rules: Any) -> int:
+    """The card id an agent's ``act`` returned, as the arena takes it: an integer (Python or NumPy), never a float
+    truncated (``6.9`` is not card 6), a bool or ``None`` read as one; anything else is the agent's error."""
+    from hearts_env.actions import integer_action
+
+    value = integer_action(card)
+    if value is None:
+        raise TypeError(f"act returned {card!r:.60}, not a card id: an integer 0..{rules.deck_obj.size - 1} "
+                                 f"(a float, a bool or None is not one)")
+    return value
 
 
 def _agent_info(agent: Any) -> dict[str, Any]:
@@ -130,7 +142,7 @@ def _warm_up(agent: Any, rules: Any, seat: int) -> None:
     deal = Deal.random(rules, seed=0)
     while not deal.is_over:
         if deal.current == seat:
-            deal.apply(int(agent.act(SeatView.of(deal, seat))))
+            deal.apply(agent.act(SeatView.of(deal, seat)))  # as the arena applies it: nothing coerced
         else:
             deal.apply(deal.legal_cards()[0])
 
