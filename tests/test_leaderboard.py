@@ -261,3 +261,20 @@ def test_every_claim_agrees_with_its_ranked_row():
     for agent, c in comparisons.items():
         one_sided = c["ladder"]["welch_p"] / 2 if c["ladder"]["mean"] > 0 else 1.0
         assert not c["paired"] and one_sided > 0.05 / len(comparisons), (agent, c["ladder"])
+
+
+START_ROW = re.compile(r"^\| `([^`]+)` \| ([^|]+) \|")
+
+
+def test_the_start_page_s_opponents_are_the_leaderboard_s_strongest_with_its_figures():
+    """docs/start.md's "Pick an opponent worth beating" (issue 63: `apprentice-search`, second on the full ladder, was
+    missing): every margin it prints is its agent's full row's, and the three strongest full rows are all there."""
+    text = (DOCS / "start.md").read_text()
+    table = text[text.index("| agent | full-tier ladder margin |"):].split("\n\n")[0].splitlines()[2:]
+    printed = {m.group(1): m.group(2).strip() for m in map(START_ROW.match, table) if m}
+    full = {_load(path)["agent"]: _load(path)["headline"]["mean"] for path in RESULTS
+            if path.parent.relative_to(LEADERBOARD).parts == ("v1", "full")}
+    for agent, margin in printed.items():
+        if agent in full:
+            assert margin == f"{full[agent]:+.2f}", agent
+    assert set(sorted(full, key=lambda agent: -full[agent])[:3]) <= set(printed)
