@@ -32,3 +32,11 @@ def test_citation_file_is_valid_cff_of_this_version():
 def test_readme_points_to_the_citation():
     readme = (CFF.parent / "README.md").read_text()
     assert re.search(r"^## Citing", readme, re.MULTILINE) and "CITATION.cff" in readme
+
+
+def test_the_citing_page_s_bibtex_names_this_version():
+    page = (CFF.parent / "docs" / "cite.md").read_text()
+    bibtex = page[page.index("```bibtex"):].split("```")[1]
+    assert re.search(r"version = \{" + re.escape(hearts_env.__version__) + r"\}", bibtex)
+    assert f"for version {hearts_env.__version__} " in page
+    assert bibtex.count("{") == bibtex.count("}") and bibtex.strip().startswith("bibtex\n@software{hearts_env,")
