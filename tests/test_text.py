@@ -152,27 +152,94 @@ def _position_with(legal_names, spec="standard(game=deal)"):
 @pytest.mark.parametrize("answer, card", READ)
 def test_every_spelling_it_reads_names_its_card(answer, card):
     view = _position_with([card, "QS" if card != "QS" else "9D"])
-    assert parse_answer(answer, view) == card_id(card, view.rules.deck_obj)
+    assert parse_answer(answer, view.rules, view.legal) == card_id(card, view.rules.deck_obj)
 
 
 @pytest.mark.parametrize("answer, kind", REFUSED)
 def test_what_it_cannot_read_is_refused_with_a_reason_to_quote_back(answer, kind):
     view = _position_with(["QS", "9D"])
     with pytest.raises(AnswerError) as e:
-        parse_answer(answer, view)
+        parse_answer(answer, view.rules, view.legal)
     assert e.value.kind == kind and str(e.value)
 
 
 def test_a_card_it_may_not_play_is_refused_naming_the_legal_ones():
     deal, view = _view()  # the opening lead: 2C only
     with pytest.raises(AnswerError, match=r"QS may not be played now; legal: 2C") as e:
-        parse_answer("Final Answer: QS", view)
+        parse_answer("Final Answer: QS", view.rules, view.legal)
     assert e.value.kind == "illegal"
-    assert parse_answer("Final Answer: 2C", view) == deal.legal_cards()[0]
+    assert parse_answer("Final Answer: 2C", view.rules, view.legal) == deal.legal_cards()[0]
 
 
 def test_a_card_of_the_52_card_deck_is_not_one_of_the_dutch_deck():
     _, view = _view("dutch(game=deal)")
     with pytest.raises(AnswerError, match="not in the dutch deck") as e:
-        parse_answer("Final Answer: 2C", view)
+        parse_answer("Final Answer: 2C", view.rules, view.legal)
     assert e.value.kind == "unreadable"
+
+
+def _answer(text: str) -> str:
+    """A stand-in for a model: the text's first legal card, in the words a model writes."""
+    first = text.split("Legal: ")[1].split(".")[0].split()[0]
+    return f"The safest card here is {first}.\nFinal Answer: {first}"
+
+
+def test_hearts_v0_observes_the_text_and_plays_a_whole_game_through_the_parser():
+    """``observation="text"``: each seat's observation is its text (in the space), and a model's answers, read by
+    :func:`parse_answer` against the action mask, play a whole game to 100."""
+    from hearts_env import hearts_v0
+
+    env = hearts_v0.env(rules="standard", observation="text")
+    env.reset(seed=5)
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        assert env.observation_space(agent).contains(obs)
+        assert obs["observation"] == view_text(SeatView.of(env.unwrapped.deal, env.unwrapped._seat_of[agent]))
+        action = None if terminated or truncated else \
+            parse_answer(_answer(obs["observation"]), env.unwrapped.rules, obs["action_mask"])
+        env.step(action)
+        steps += 1
+    assert steps > 4 * 52 and max(env.unwrapped.match.scores) >= 100
+
+
+@pytest.mark.parametrize("dict_obs", [False, True])
+def test_the_gymnasium_env_observes_the_text_and_passes_gymnasium_s_checker(dict_obs):
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make("hearts_env/Hearts-v0", observation="text", dict_obs=dict_obs, opponents="heuristic")
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, _ = env.reset(seed=2)
+    done = False
+    while not done:
+        text = obs["observation"] if dict_obs else obs
+        assert isinstance(text, str) and env.observation_space.contains(obs)
+        mask = env.unwrapped.action_masks()
+        obs, _, terminated, truncated, _ = env.step(parse_answer(_answer(text), env.unwrapped.rules, mask))
+        done = terminated or truncated
+
+
+def test_a_policy_adapter_reads_the_text_and_its_answer_must_be_a_card_id():
+    from hearts_env.agents import make_agent
+    from hearts_env.agents.adapters import PolicyAgent
+
+    rules = make_rules("standard(game=deal)")
+    seen = []
+
+    def policy(text, mask):
+        seen.append(text)
+        return parse_answer(_answer(text), rules, mask)
+
+    players = [PolicyAgent(policy, observation="text"), *(make_agent("heuristic") for _ in range(3))]
+    deal = Deal.random(rules, seed=8, pass_direction="left")
+    for seat, player in enumerate(players):
+        player.reset(rules, seat, seed=[seat])
+    while not deal.is_over:
+        deal.apply(players[deal.current].act(SeatView.of(deal, deal.current)))
+    assert len(seen) == 3 + 13 and all(text.startswith(TEXT_FORMAT) for text in seen)
+    deal, view = _view()
+    floaty = PolicyAgent(lambda obs, mask: 0.0 + int(np.flatnonzero(mask)[0]))
+    floaty.reset(deal.rules, view.seat)
+    with pytest.raises(TypeError, match=r"the policy returned 0\.0, not a card id"):
+        floaty.act(view)

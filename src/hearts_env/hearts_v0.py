@@ -41,7 +41,8 @@ hearts_v0.env(rules="standard", observation="rich", dtype="float32", reward="poi
 change single options (`hearts_v0.env(rules="openspiel", pass_count=2)`). See docs/rules.md.
 
 `observation`: the name of a registered encoding (`hearts_env.encoders.encoder_names()`) or an
-`Encoder` instance. An encoding that cannot represent the rules raises `EncoderError`.
+`Encoder` instance, or `"text"`: the seat's view as text for a language model (`hearts_env.text`, a `Text` space;
+docs/observations.md). An encoding that cannot represent the rules raises `EncoderError`.
 
 `dtype`: `"float32"` or `"uint8"` for the observation vector.
 
@@ -176,7 +177,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from hearts_env.actions import integer_action
-from hearts_env.encoders import Encoder, make_encoder
+from hearts_env.encoders import Encoder
 from hearts_env.engine import BrokenRule, Deal, DealError, IllegalActionError, Phase, deprecated_phase
 from hearts_env.illegal import illegal_action_mode
 from hearts_env.match import Match, check_seed
@@ -184,6 +185,7 @@ from hearts_env.registration import PETTINGZOO_ID
 from hearts_env.render import render_deal
 from hearts_env.rewards import REWARD_SCHEMES, RewardBook, check_scheme
 from hearts_env.rules import Rules, draw_pass_direction, make_rules
+from hearts_env.text import TextObservation, make_observation
 from hearts_env.views import SeatView
 
 __all__ = ["ENV_ID", "REWARD_SCHEMES", "env", "raw_env"]
@@ -246,12 +248,13 @@ class raw_env(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; valid values: None, "
                              f"{', '.join(self.metadata['render_modes'])}")
+        self.encoder: Encoder | TextObservation
         if isinstance(observation, Encoder):
             if observation.rules != self.rules:
                 raise ValueError("the Encoder instance was built for other rules than the environment's")
             self.encoder = observation
-        else:
-            self.encoder = make_encoder(observation, self.rules, dtype)
+        else:  # an encoding, or "text": what a language model reads (hearts_env.text)
+            self.encoder = make_observation(observation, self.rules, dtype)
         self.reward_scheme = reward
         self.auto_play_forced = bool(auto_play_forced)
         self.illegal_action = illegal_action
@@ -478,10 +481,12 @@ class raw_env(AECEnv):
         self.agent_selection = agents[deal.current]
 
     # Observe --------------------------------------------------------------------------------
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
         deal = self.match.deal
-        obs = self.encoder.encode(SeatView.of(deal, seat)).copy()
+        obs = self.encoder.encode(SeatView.of(deal, seat))
+        if isinstance(obs, np.ndarray):
+            obs = obs.copy()  # the encoder reuses its buffer
         acting = not self._game_over and deal.current == seat
         return {"observation": obs, "action_mask": self._mask.copy() if acting else np.zeros(self._n, np.int8)}
 

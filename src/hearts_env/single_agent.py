@@ -46,7 +46,6 @@ from gymnasium import spaces
 from hearts_env.actions import integer_action
 from hearts_env.agents import Agent, make_agent
 from hearts_env.agents.adapters import PolicyAgent
-from hearts_env.encoders import make_encoder
 from hearts_env.engine import BrokenRule, IllegalActionError
 from hearts_env.illegal import illegal_action_mode
 from hearts_env.match import Match, check_seed
@@ -54,6 +53,7 @@ from hearts_env.registration import GYMNASIUM_ID
 from hearts_env.render import render_deal
 from hearts_env.rewards import RewardBook, check_scheme
 from hearts_env.rules import Rules, make_rules
+from hearts_env.text import make_observation
 from hearts_env.views import SeatView
 
 ENV_ID = GYMNASIUM_ID
@@ -77,7 +77,7 @@ class HeartsEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; valid: None, ansi, human")
         self.observation_name = observation
-        self.encoder = make_encoder(observation, self.rules, dtype)
+        self.encoder = make_observation(observation, self.rules, dtype)  # an encoding, or "text" (hearts_env.text)
         specs = [opponents] * 3 if isinstance(opponents, str | Agent) or callable(opponents) else list(opponents)
         if len(specs) != 3:
             raise ValueError(f"opponents needs three agents (or one for all three), got {len(specs)}")
@@ -217,7 +217,9 @@ class HeartsEnv(gymnasium.Env):
 
     def _observe(self) -> Any:
         assert self.match is not None
-        obs = self.encoder.encode(SeatView.of(self.match.deal, self.seat, tuple(self.match.scores))).copy()
+        obs = self.encoder.encode(SeatView.of(self.match.deal, self.seat, tuple(self.match.scores)))
+        if isinstance(obs, np.ndarray):
+            obs = obs.copy()  # the encoder reuses its buffer
         return {"observation": obs, "action_mask": self._mask()} if self.dict_obs else obs
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:

@@ -19,7 +19,7 @@ that is not legal now, raises :class:`AnswerError` with a reason to quote back t
 >>> deal = Deal.random(make_rules("standard(game=deal)"), seed=3, pass_direction="hold")
 >>> view = SeatView.of(deal, deal.current)
 >>> card_name_of = lambda card: format_card(card, deal.rules)
->>> card_name_of(parse_answer("I lead the two of clubs. Final Answer: 2C", view))
+>>> card_name_of(parse_answer("I lead the two of clubs. Final Answer: 2C", deal.rules, view.legal))
 '2C'
 """
 
@@ -27,9 +27,14 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from typing import Any
 
+import numpy as np
+from gymnasium import spaces
+
 from hearts_env.cards import RANKS, SUIT_NAMES, SUITS, CardError, card_name, iter_cards
+from hearts_env.encoders import Encoder, make_encoder
 from hearts_env.engine import Phase
 from hearts_env.rules import PASS_NAMES, Rules
 from hearts_env.views import SeatView
@@ -216,6 +221,37 @@ def view_json(view: SeatView) -> dict[str, Any]:
     return out
 
 
+class TextObservation:
+    """``observation="text"`` in ``hearts_v0`` and the Gymnasium env: the observing seat's :func:`view_text`, in a
+    Gymnasium ``Text`` space of printable ASCII. ``legal_moves``: whether it ends with the legal cards (the action
+    mask is in the observation either way)."""
+
+    name = "text"
+    MAX_LENGTH = 8192  # a whole deal's text is about 2,500 characters
+
+    def __init__(self, rules: Rules, legal_moves: bool = True):
+        self.rules = rules
+        self.legal_moves = legal_moves
+
+    def space(self) -> spaces.Text:
+        return spaces.Text(max_length=self.MAX_LENGTH, min_length=1, charset=CHARSET)
+
+    def encode(self, view: SeatView) -> str:
+        return view_text(view, self.legal_moves)
+
+
+CHARSET = frozenset(string.printable)
+"""The characters the text is written in (printable ASCII and whitespace)."""
+
+
+def make_observation(name: str, rules: Rules, dtype: str = "float32") -> Encoder | TextObservation:
+    """The observation ``name`` gives the envs and policy adapters: ``"text"`` (:class:`TextObservation`), or a
+    registered encoding (:func:`~hearts_env.encoders.make_encoder`, which names the valid ones)."""
+    if name == TextObservation.name:
+        return TextObservation(rules)
+    return make_encoder(name, rules, dtype)
+
+
 # --- answers ---------------------------------------------------------------------------------------------------
 _RANK_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
                "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -247,10 +283,12 @@ def _mentions(text: str, rules: Rules, slot: bool) -> list[int]:
     return [card for _, card in sorted(found)]
 
 
-def parse_answer(answer: str, view: SeatView) -> int:
-    """The card a model's ``answer`` plays for ``view``'s seat; :class:`AnswerError` says why not (see the module
-    docstring for what is read)."""
-    rules = view.rules
+def parse_answer(answer: str, rules: Rules, legal: int | Any) -> int:
+    """The card a model's ``answer`` plays under ``rules`` when ``legal`` may be played (a mask of card bits, as
+    :attr:`SeatView.legal`, or an env's ``action_mask``); :class:`AnswerError` says why not (the module docstring
+    says what is read)."""
+    if not isinstance(legal, int):
+        legal = sum(1 << int(c) for c in np.flatnonzero(np.asarray(legal)))
     if not isinstance(answer, str) or not answer.strip():
         raise AnswerError("unreadable", "the answer is empty: name one card, e.g. Final Answer: QS")
     finals = list(_FINAL.finditer(answer))
@@ -267,9 +305,9 @@ def parse_answer(answer: str, view: SeatView) -> int:
     card = cards[0]
     if card < 0:
         raise AnswerError("unreadable", f"{_quote(text)} names a card that is not in the {rules.deck} deck")
-    if not view.legal >> card & 1:
+    if not legal >> card & 1:
         raise AnswerError("illegal", f"{format_card(card, rules)} may not be played now; legal: "
-                                     f"{_cards(view.legal, rules)}")
+                                     f"{_cards(legal, rules)}")
     return card
 
 

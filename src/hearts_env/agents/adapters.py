@@ -15,9 +15,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from hearts_env.actions import integer_action
 from hearts_env.agents import Agent, AgentError
-from hearts_env.encoders import Encoder, make_encoder
+from hearts_env.encoders import Encoder
 from hearts_env.rules import Rules
+from hearts_env.text import TextObservation, make_observation
 from hearts_env.views import SeatView
 
 
@@ -26,33 +28,41 @@ def _lowest_legal(observation: np.ndarray, mask: np.ndarray) -> int:
 
 
 class PolicyAgent(Agent):
-    """Wraps ``policy(observation, mask) -> action`` (numpy vector, int8 mask of the deck size)."""
+    """Wraps ``policy(observation, mask) -> action`` (numpy vector, int8 mask of the deck size; with
+    ``observation="text"`` the text a language model reads, :mod:`hearts_env.text`). The action must be a card id, a
+    Python or NumPy integer: a float, a bool or None is the policy's error, never rounded or read as a card."""
 
     name = "policy"
 
-    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], Any] = _lowest_legal, observation: str = "rich",
+    def __init__(self, policy: Callable[[Any, np.ndarray], Any] = _lowest_legal, observation: str = "rich",
                  dtype: str = "float32"):
         super().__init__()
         self.policy = policy
         self.observation = observation
         self.dtype = dtype
-        self.encoder: Encoder | None = None
+        self.encoder: Encoder | TextObservation | None = None
 
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         super().reset(rules, seat, seed)
         if self.encoder is None or self.encoder.rules != rules:
-            self.encoder = make_encoder(self.observation, rules, self.dtype)
+            self.encoder = make_observation(self.observation, rules, self.dtype)
 
-    def encode(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
+    def encode(self, view: SeatView) -> tuple[Any, np.ndarray]:
         if self.encoder is None or self.encoder.rules != view.rules:
-            self.encoder = make_encoder(self.observation, view.rules, self.dtype)
+            self.encoder = make_observation(self.observation, view.rules, self.dtype)
         n = view.rules.deck_obj.size
         mask = np.array([(view.legal >> c) & 1 for c in range(n)], dtype=np.int8)
-        return self.encoder.encode(view).copy(), mask
+        observation = self.encoder.encode(view)
+        return (observation.copy() if isinstance(observation, np.ndarray) else observation), mask
 
     def act(self, view: SeatView) -> int:
         observation, mask = self.encode(view)
-        return int(self.policy(observation, mask))
+        action = self.policy(observation, mask)
+        card = integer_action(action)
+        if card is None:
+            raise TypeError(f"the policy returned {action!r:.60}, not a card id: an integer (a float, a bool or None "
+                            f"is not one)")
+        return card
 
 
 class SB3Agent(PolicyAgent):
@@ -96,7 +106,8 @@ class SB3Agent(PolicyAgent):
         """Also refuses rules whose observations or actions the network cannot take (another deck, or
         an encoding whose size depends on the rules), before a card is played."""
         super().reset(rules, seat, seed)
-        assert self.encoder is not None
+        if not isinstance(self.encoder, Encoder):
+            raise AgentError(f"{self.name}: an SB3 network takes an encoding's vectors, not {self.observation!r}")
         space = getattr(self.model, "observation_space", None)
         if self.dict_obs and space is not None and hasattr(space, "spaces"):
             space = space.spaces.get("observation")
