@@ -302,3 +302,38 @@ def test_the_slow_path_says_so_once_with_the_command_that_fixes_it(tmp_path):
     assert run.returncode == 0, run.stderr
     warned = [line for line in run.stderr.splitlines() if "SlowPathWarning" in line]
     assert len(warned) == 1 and "pip install 'hearts-env[search]'" in warned[0], run.stderr
+
+
+CONFIGURED = '''import json
+
+from hearts_env.agents import Agent
+
+
+class Configured(Agent):
+    def __init__(self):
+        super().__init__()
+        with open("config.json") as f:  # relative: the folder the command ran in
+            self.highest = json.load(f)["highest"]
+
+    def act(self, view):
+        cards = [c for c in range(52) if view.legal >> c & 1]
+        return max(cards) if self.highest else min(cards)
+'''
+
+
+def test_relative_paths_mean_the_folder_the_command_ran_in_in_the_benchmark_too(tmp_path):
+    """Issue 63: ``apprentice(weights='policy.npz')`` (examples/jax_ppo.py's output) and an agent reading
+    ``config.json`` worked in the arena and failed in the benchmark, whose program started in an empty folder. The
+    program starts in the command's folder (read-only; its run folder still covered)."""
+    from hearts_baselines.apprentice.agent import BUNDLED
+
+    (tmp_path / "myagents.py").write_text(CONFIGURED)
+    (tmp_path / "config.json").write_text('{"highest": false}')
+    (tmp_path / "policy.npz").write_bytes(BUNDLED.read_bytes())
+    for spec in ("myagents:Configured", "apprentice(weights='policy.npz')"):
+        run = _cli("benchmark", spec, "--tier", "smoke", "--opponents", "random", "--jobs", "1", "--out",
+                   f"runs/{spec[:5]}", cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        result = json.loads((tmp_path / "runs" / spec[:5] / "result.json").read_text())
+        assert result["rungs"]["random"]["errors"] == {}
+    assert result["agent_weights"]["file"] == "policy.npz"

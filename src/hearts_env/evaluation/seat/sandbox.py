@@ -1,15 +1,16 @@
-"""Where a seat's program runs: an empty working directory, an environment and argv that name nothing of
-the run, resource limits, and on Linux a bubblewrap sandbox (docs/benchmark.md, "Threat model").
+"""Where a seat's program runs: an empty home, the folder it starts in (:attr:`Sandbox.workdir`), an environment and
+argv that name nothing of the run, resource limits, and on Linux a bubblewrap sandbox (docs/benchmark.md, "Threat
+model").
 
 ``bwrap`` mode (the default where ``bwrap`` is installed; Debian/Ubuntu package ``bubblewrap``): the
-program sees the file system read-only, a private empty ``/tmp`` as its working directory, the paths
+program sees the file system read-only, a private empty ``/tmp`` as its home, the paths
 it is kept from (the run's output folder: its records and any held-out secret) covered by empty ones,
 its own user (uid 65534, no capabilities), PID, network, IPC and UTS namespaces (no other process of
 the machine, no network), and it dies with its dealer. It works as root in a container and as any user
 where unprivileged user namespaces are allowed. Its
 options reach bubblewrap through a file descriptor (``--args``), so the program cannot read from
-``/proc`` even the paths it is kept from. ``basic`` mode keeps only the working directory, the environment and the
-limits: for machines without bubblewrap, and not for results others should trust.
+``/proc`` even the paths it is kept from. ``basic`` mode keeps only the home, the working folder, the environment and
+the limits: for machines without bubblewrap, and not for results others should trust.
 """
 
 from __future__ import annotations
@@ -72,6 +73,11 @@ class Sandbox:
     """Paths the program reads that the sandbox would cover (its own files under ``/tmp``): shown read-only."""
     log: str | None = None
     """A file the program's stderr is appended to (for debugging an agent); by default it is discarded."""
+    workdir: str | None = None
+    """The folder the program starts in: the command's folder (:func:`~hearts_env.evaluation.seat.schemes.seated_agent`
+    sets it), so that a path an agent reads — ``weights='policy.npz'``, a ``config.json`` — means what it means to the
+    user who typed it; read-only under ``bwrap``, the paths it is kept from covered as everywhere. ``None``: its empty
+    home. It writes under ``$HOME`` (and ``$TMPDIR``), its own empty folder either way."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -174,7 +180,7 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
             env["NUMBA_CACHE_DIR"] = cache
         try:
             process = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=stderr, cwd=home, env=env, close_fds=True,
+                                       stderr=stderr, cwd=sandbox.workdir or home, env=env, close_fds=True,
                                        start_new_session=True, preexec_fn=lambda: _limit(*limits))
         finally:
             _close(stderr)
@@ -183,11 +189,13 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     size = [] if sandbox.tmp_bytes is None else ["--size", str(sandbox.tmp_bytes)]  # memory past RLIMIT_AS
     args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", *size, "--tmpfs", "/tmp", *size, "--tmpfs",
             "/dev/shm", "--unshare-all", "--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop",
-            "ALL", "--die-with-parent", "--new-session", "--clearenv", "--chdir", home]
+            "ALL", "--die-with-parent", "--new-session", "--clearenv"]
     env = environment(home)
     if cache is not None:
         args += ["--bind", cache, "/tmp/numba-cache"]
-    for path in dict.fromkeys((*python_paths(), *program_paths(), *sandbox.visible)):  # under /tmp, which it covers
+    workdir = home if sandbox.workdir is None else os.path.abspath(sandbox.workdir)
+    shown = (*python_paths(), *program_paths(), *sandbox.visible, *([] if workdir == home else [workdir]))
+    for path in dict.fromkeys(shown):  # under /tmp, which it covers
         if os.path.realpath(path).startswith("/tmp/") and os.path.exists(path):
             args += ["--ro-bind", path, path]
     for path in sandbox.hidden:  # a path made later is made before any program that must not see it starts
@@ -195,6 +203,7 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
             args += ["--size", "65536", "--tmpfs", path]
         elif Path(path).exists():
             args += ["--ro-bind", "/dev/null", path]
+    args += ["--chdir", workdir]  # after the covers: a covered working folder is an empty one
     for name, value in env.items():
         args += ["--setenv", name, value]
     if sandbox.processes is not None:  # set inside the namespace: its tasks alone count, not the host user's

@@ -25,7 +25,7 @@ def seated_agent(spec: str | AgentSpec, sandbox: Sandbox | None = None, secret: 
                  for w in shlex.split(parsed.target)]
         files = tuple(w for w in words if os.path.isabs(w) and os.path.exists(w))
         return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret, cache=cache,
-                         fill_cache=fill_cache)  # it runs in an empty folder of its own
+                         fill_cache=fill_cache)
     if parsed.scheme != "hosted":
         raise AgentError(f"agent spec {parsed.text!r} is not seated; seated specs are 'seat:COMMAND' and "
                          "'hosted:SPEC'")
@@ -41,9 +41,11 @@ def seated_agent(spec: str | AgentSpec, sandbox: Sandbox | None = None, secret: 
 
 
 def _showing(sandbox: Sandbox | None, files: tuple[str, ...]) -> Sandbox:
-    """``sandbox`` with ``files`` (the agent's own) kept visible in it."""
+    """``sandbox`` with ``files`` (the agent's own) kept visible in it, and the program started in the command's
+    folder, so that relative paths it reads mean what they mean to the user."""
     base = sandbox or Sandbox()
-    return dataclasses.replace(base, visible=(*base.visible, *files))
+    workdir = base.workdir if base.workdir is not None else os.getcwd()
+    return dataclasses.replace(base, visible=(*base.visible, *files), workdir=workdir)
 
 
 SEAT = Scheme("seat", seated_agent, body="verbatim", seated=True, needs="the command of a program",
