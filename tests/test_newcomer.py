@@ -337,3 +337,27 @@ def test_relative_paths_mean_the_folder_the_command_ran_in_in_the_benchmark_too(
         result = json.loads((tmp_path / "runs" / spec[:5] / "result.json").read_text())
         assert result["rungs"]["random"]["errors"] == {}
     assert result["agent_weights"]["file"] == "policy.npz"
+
+
+BROKEN_MODULES = {
+    "badimport": ('raise RuntimeError("boom at import")\n', "importing module 'badimport' raised RuntimeError: boom at "
+                                                            "import", "badimport.py, line 1"),
+    "badsyntax": ("def f(:\n    pass\n", "importing module 'badsyntax' raised SyntaxError", "badsyntax.py, line 1"),
+    "notagent": ("class X:\n    def act(self, view):\n        return 0\n", "built a X, which lacks reset, end_deal: "
+                                                                          "subclass hearts_env.agents.Agent", ""),
+}
+
+
+@pytest.mark.parametrize("command", ["arena", "benchmark"])
+@pytest.mark.parametrize("module", sorted(BROKEN_MODULES))
+def test_an_agent_module_that_fails_to_load_is_one_line_naming_where_in_the_arena_and_the_benchmark(
+        module, command, tmp_path):
+    """Issue 63: the arena printed 30–37-line tracebacks for a module that raises at import or has a syntax error,
+    and blamed memory for a class that is not an Agent. Both commands say it in one line, naming the file and line."""
+    source, said, where = BROKEN_MODULES[module]
+    (tmp_path / f"{module}.py").write_text(source)
+    args = ["arena", f"{module}:X", "greedy", "--deals", "1", "--jobs", "1"] if command == "arena" else \
+        ["benchmark", f"{module}:X", "--tier", "smoke", "--opponents", "random", "--jobs", "1", "--out", "runs/b"]
+    run = _cli(*args, cwd=tmp_path)
+    line = _one_line(run.stderr)
+    assert run.returncode == 2 and said in line and where in line, line

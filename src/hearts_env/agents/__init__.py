@@ -112,9 +112,17 @@ def _factory(spec: AgentSpec) -> Callable[..., Agent]:
     if ":" in spec.target:
         module_name, _, attr = spec.target.partition(":")
         try:
-            return getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as e:
+            module = importlib.import_module(module_name)
+        except ImportError as e:
             raise AgentError(f"agent spec {spec.text!r}: cannot import {spec.target!r} ({e})") from None
+        except Exception as e:  # the agent's own module failed while it loaded: say where, in one line
+            raise AgentError(f"agent spec {spec.text!r}: importing module {module_name!r} raised "
+                             f"{_where(e)}") from None
+        try:
+            return getattr(module, attr)
+        except AttributeError:
+            raise AgentError(f"agent spec {spec.text!r}: module {module_name!r} ({module.__file__}) has no "
+                             f"{attr!r}") from None
     _load()
     if spec.target not in _REGISTRY:
         raise AgentError(f"unknown agent {spec.target!r}; registered agents: {', '.join(sorted(_REGISTRY))}; "
@@ -124,9 +132,26 @@ def _factory(spec: AgentSpec) -> Callable[..., Agent]:
 
 def _build(spec: AgentSpec, factory: Callable[..., Any]) -> Any:
     try:
-        return factory(**spec.kwargs)
+        agent = factory(**spec.kwargs)
     except TypeError as e:
         raise AgentError(f"agent spec {spec.text!r}: bad arguments ({e})") from None
+    missing = [m for m in ("reset", "act", "end_deal") if not callable(getattr(agent, m, None))]
+    if missing:
+        raise AgentError(f"agent spec {spec.text!r} built a {type(agent).__name__}, which lacks "
+                         f"{', '.join(missing)}: subclass hearts_env.agents.Agent, which gives reset, end_deal and "
+                         f"the seeded rng (docs/agents.md)")
+    return agent
+
+
+def _where(error: BaseException) -> str:
+    """``Type: message`` and the file and line it was raised at (a syntax error's own place)."""
+    import traceback
+
+    if isinstance(error, SyntaxError):
+        return f"SyntaxError: {error.msg} ({error.filename}, line {error.lineno})"
+    frames = traceback.extract_tb(error.__traceback__)
+    place = f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
+    return f"{type(error).__name__}: {error}{place}"
 
 
 def _sb3_agent(spec: AgentSpec) -> Agent:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from hearts_env.agents import AgentSpec
+from hearts_env.agents import AgentError, AgentSpec
 from hearts_env.engine import IllegalActionError
 from hearts_env.evaluation.arena.game import (
     SeatOptions,
@@ -237,15 +237,19 @@ def probe_agent(spec: str, rules: Rules, seats: SeatOptions | None) -> None:
     then end it), so that a bad spec or rules it cannot play fail before any game, in one line."""
     try:
         probe = build_agent(spec, seats)
-        try:
-            probe.reset(rules, 0, seed=0)
-        finally:
-            if isinstance(probe, SeatAgent):
-                probe.close()
+    except SeatError as e:
+        raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
+    except AgentError as e:  # the spec, its module or its factory: the error names which
+        raise ValueError(str(e)) from None
+    try:
+        probe.reset(rules, 0, seed=0)
     except SeatError as e:
         raise ValueError(f"agent {spec!r} cannot take a seat: {e}") from None
     except ValueError as e:
         raise ValueError(f"agent {spec!r} cannot play rules {rules.spec()}: {e}") from None
+    finally:
+        if isinstance(probe, SeatAgent):
+            probe.close()
 
 
 def check_record(record: dict[str, Any], path: str | os.PathLike | None = None) -> None:
