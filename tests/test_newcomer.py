@@ -361,3 +361,30 @@ def test_an_agent_module_that_fails_to_load_is_one_line_naming_where_in_the_aren
     run = _cli(*args, cwd=tmp_path)
     line = _one_line(run.stderr)
     assert run.returncode == 2 and said in line and where in line, line
+
+
+RAISER = '''from hearts_env.agents.basic import HeuristicAgent
+
+
+class Raiser(HeuristicAgent):
+    def act(self, view):
+        if view.trick_index == 3 and self.rng.random() < 0.5:
+            raise ValueError("my agent broke | `here`")
+        return super().act(view)
+'''
+
+
+def test_an_agent_s_errors_are_said_with_their_first_message_on_the_terminal_and_in_the_result(tmp_path):
+    """Issue 63: an agent that raised in 16 of 32 games showed "16 exception" and exit 3; what it raised was only in
+    the records. The command's last line and result.md give the first game of each kind and what it said (the agent's
+    text shown as text: no table cell or code span)."""
+    (tmp_path / "raiser.py").write_text(RAISER)
+    run = _cli("benchmark", "raiser:Raiser", "--tier", "smoke", "--opponents", "random", "--jobs", "1", "--out",
+               "runs/r", cwd=tmp_path)
+    assert run.returncode == 3
+    last = run.stderr.strip().splitlines()[-1]
+    assert "game(s) ended by an error of raiser:Raiser" in last and "the first: deal " in last
+    assert "ValueError: my agent broke \\| 'here'" in last
+    page = (tmp_path / "runs" / "r" / "result.md").read_text()
+    assert "- random, exception (" in page and "ValueError: my agent broke \\| 'here'" in page
+    assert _cli("benchmark", "verify", "runs/r", cwd=tmp_path).returncode == 0

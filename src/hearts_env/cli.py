@@ -41,6 +41,7 @@ from hearts_env.evaluation.benchmark import (
     markdown,
     run_benchmark,
 )
+from hearts_env.evaluation.benchmark.report import shown
 from hearts_env.evaluation.benchmark.runner import AGENT_ISOLATION, MOVE_TIME_LIMIT
 from hearts_env.evaluation.benchmark.suite import FORMATS, ONCE_GAMES_PER_DEAL, TRACKS
 from hearts_env.evaluation.benchmark.verify import (
@@ -130,8 +131,10 @@ def _benchmark(args: argparse.Namespace) -> int:
     print(json.dumps(result, indent=1) if args.json else markdown(result))
     errors = sum(sum(r["errors"].values()) for r in result["rungs"].values())
     if errors and not args.allow_errors:
-        print(f"hearts-env benchmark: {errors} game(s) ended by an error of {args.spec} (charged as forfeits; "
-              "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
+        first = next(text for r in result["rungs"].values() for text in r.get("first_errors", {}).values())
+        print(f"hearts-env benchmark: {errors} game(s) ended by an error of {args.spec} (charged as forfeits; the "
+              f"first: {shown(first)}; result.md names the first of each kind; pass --allow-errors to exit 0 anyway)",
+              file=sys.stderr)
         return 3
     return 0
 

@@ -70,6 +70,10 @@ def markdown(result: dict[str, Any]) -> str:
                      f"{r['win_rate_deal']:.1%} | {games} | "
                      f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |"
                      + (f" {_ms(r.get('opponent_seconds_per_decision'))} | {_fallbacks(r)} |" if reference else ""))
+    failures = [f"- {name}, {kind} ({r['errors'][kind]} game(s)); the first: {shown(text)}"
+                for name, r in result["rungs"].items() for kind, text in r.get("first_errors", {}).items()]
+    if failures:
+        lines += ["", "The agent's errors (each charged as a forfeit; every one is in the rung's records):", *failures]
     smallest = resolution(h["sd"], h["deals"])
     hw = result["hardware"]
     lines += ["", f"Smallest {h['name']} this run resolves (1.96 sd/√deals): "

@@ -162,11 +162,23 @@ def rung_figures(records: Sequence[dict[str, Any]], deals: int, opponent_time: b
         if clean else None,
         "seconds_per_decision": _seconds_per_decision(records, AGENT),
         "slowest_decision": max((r["slowest_move_seconds"][seat] for r, seat in clean), default=None),
-        "errors": errors, "opponent_errors": opponent_errors,
+        "errors": errors, **_first_errors(records), "opponent_errors": opponent_errors,
         **({"opponent_seconds_per_decision": _seconds_per_decision(records, OPPONENT)} if opponent_time else {}),
         **_opponent_notes(records),
         "per_deal_margin": [float(m) for m in margin],
     }
+
+
+def _first_errors(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """``first_errors``: for each kind of the agent's errors, the first game it ended (by deal, then seating) and what
+    it said, so that a result shows what went wrong and not only how often; nothing when the agent made none."""
+    first: dict[str, str] = {}
+    for r in sorted(records, key=lambda r: (r["deal"], r["seating_index"])):
+        error = r["error"]
+        if error is not None and roles(r)[error["seat"]] == AGENT and error["kind"] not in first:
+            message = " ".join(str(error.get("message", "")).split())
+            first[error["kind"]] = f"deal {r['deal']}, seating {r['seating_index']}: {message[:300]}"
+    return {"first_errors": first} if first else {}
 
 
 def _opponent_notes(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
