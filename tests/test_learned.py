@@ -29,7 +29,8 @@ def test_ppo_training_writes_a_verified_checkpoint_that_plays(ppo_run):
     meta = verify(out / "latest.zip")
     assert meta["algo"] == "MaskablePPO" and meta["timesteps"] == result["timesteps"] >= 1024
     assert meta["evaluation"]["deals"] == 20 and json.loads((out / "result.json").read_text()) == meta["evaluation"]
-    records = run_arena([f"ppo(weights={str(out / 'latest.zip')!r})", "random"], deals=2, jobs=1)
+    records = run_arena([f"ppo(weights={str(out / 'latest.zip')!r})", "random"], deals=2, jobs=1,
+                        isolation="none")  # in this process: 28 fresh ones would each import torch
     assert all(r["error"] is None for r in records)
 
 
@@ -45,8 +46,8 @@ def test_dqn_training_and_agent(tmp_path):
                              "10", "--out", str(tmp_path), "--net-arch", "32"])
     assert result["deals"] == 10
     agent = make_agent(f"dqn(weights={str(tmp_path / 'latest.zip')!r})")
-    records = run_arena([f"dqn(weights={str(tmp_path / 'latest.zip')!r})", "greedy"],
-                        deals=1, jobs=1)
+    records = run_arena([f"dqn(weights={str(tmp_path / 'latest.zip')!r})", "greedy"], deals=1, jobs=1,
+                        isolation="none")
     assert agent.metadata["dict_obs"] and all(r["error"] is None for r in records)
 
 
