@@ -143,7 +143,7 @@ def test_arena_records_convert(monkeypatch):
     from pathlib import Path
 
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
-    records = run_arena(["heuristic", "random"], deals=2, rules="standard(target=30)", jobs=1)
+    records = run_arena(["heuristic", "random"], deals=2, rules="standard(target=30)", jobs=1, isolation="none")
     for r in records[:3]:
         game = record_of_arena(r)
         jsonschema.validate(game, schema())
