@@ -7,6 +7,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
 from hearts_env.match import Match
@@ -127,3 +128,41 @@ def test_replay_a_record_forwards_and_backwards(page: Page, served):
     page.wait_for_selector("#hint-card")
     assert "the record has" in page.locator("#hint").inner_text()
     page.screenshot(path=str(served.shots / "replay-seat-view.png"))
+
+
+LAYOUT = """(() => {
+  const box = (el) => el.getBoundingClientRect();
+  const cards = [...document.querySelectorAll('#hand .card')].map(box);
+  const label = box(document.querySelector('#seat-bottom .facts'));
+  const scores = box(document.querySelector('#scores'));
+  const panel = box(document.querySelector('#scores').parentElement);
+  const tops = cards.map((c) => c.top);
+  return {spread: Math.max(...tops) - Math.min(...tops), height: Math.min(...cards.map((c) => c.height)),
+          cards: cards.length,
+          lowest_label: label.bottom, highest_card: Math.min(...cards.map((c) => c.top)),
+          page: document.documentElement.scrollWidth, scores_right: scores.right, panel_right: panel.right};
+})()"""
+
+
+@pytest.mark.parametrize("width, height", [(1280, 900), (390, 844)], ids=["laptop", "phone"])
+def test_the_page_fits_a_laptop_and_a_phone(browser, served, width, height):
+    """Issue 63: at 1280×900 the hand wrapped to two rows and a raised card covered the seat's label. At a laptop's
+    and a phone's width: the hand on one row, every card below the label (a hinted one too), nothing wider than the
+    window, the scores whole; the default opponents the leaderboard's strong `apprentice`."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(served.url + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    assert [page.input_value(f"#play-opp-{k}") for k in range(3)] == ["apprentice"] * 3
+    page.fill("#play-seed", str(_passing_seed()))
+    page.select_option("#play-speed", "0")
+    page.fill("#play-hint-spec", "heuristic")
+    page.click("#play-new")
+    page.wait_for_function(SETTLED)
+    page.locator("#hand .card.legal").first.click()  # chosen to pass: raised the most
+    layout = page.evaluate(LAYOUT)
+    assert layout["cards"] == 13 and layout["spread"] < layout["height"] / 2, layout  # one row (a chosen card rises)
+    assert layout["highest_card"] >= layout["lowest_label"], layout
+    assert layout["page"] <= width and layout["scores_right"] <= layout["panel_right"], layout
+    page.screenshot(path=str(served.shots / f"play-{width}.png"), full_page=True)
+    context.close()

@@ -512,7 +512,7 @@ async function init() {
   $("#agents").innerHTML = ui.info.agents.map((a) => `<option value="${esc(a)}">`).join("");
   $("#presets").innerHTML = ui.info.presets.flatMap((p) => [`<option value="${esc(p)}">`,
     `<option value="${esc(p)}(game=deal)">`]).join("");
-  seatInputs($("#play-opponents"), 3, "play-opp", ["heuristic", "heuristic", "heuristic"]);
+  seatInputs($("#play-opponents"), 3, "play-opp", ["apprentice", "apprentice", "apprentice"]);
   labelOpponents();
   seatInputs($("#watch-agents"), 4, "watch-agent", ["heuristic", "greedy", "random", "heuristic"]);
   document.querySelectorAll("#watch-agents .seat-label").forEach((el, k) => { el.textContent = `Seat ${k} agent`; });
