@@ -36,6 +36,7 @@ RANKED_ROW = re.compile(r"^\| `[^`]+` \| (quick|full) \(\d+ held-out\) \|")
 DUTCH_ONLY = {"dutchnn"}  # paper 003's network plays the 32-card deck only
 REFERENCES = {"xinxin"}  # not bundled (GPL-3.0, built by `make xinxin`): its rows are the reference table's
 PROBES = {"moon-seeker", "queen-dumper"}  # probes of other agents (hearts-env exploit), not players to rank
+MODELS = {"llm"}  # a language model's seat: its rows wait for the benchmark's LLM track (docs/llm.md)
 
 
 def _load(path: Path) -> dict:
@@ -137,7 +138,7 @@ def test_each_row_in_the_docs_has_its_result_file():
 
 
 def test_every_bundled_agent_has_a_quick_and_a_full_row():
-    standard = set(agent_names()) - DUTCH_ONLY - REFERENCES - PROBES
+    standard = set(agent_names()) - DUTCH_ONLY - REFERENCES - PROBES - MODELS
     assert _agents("quick") == standard
     assert _agents("full") == standard
     for tier in ("quick", "full"):
