@@ -9,6 +9,7 @@ HEADERS)``, ``("sleep", SECONDS)`` (answers after that long), ``("stream", TEXT)
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 from collections import deque
@@ -35,6 +36,7 @@ class ChatServer:
                 server.serve(self, body, item)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = False  # server_close() waits for every answer, a late one (after a timeout) too
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
@@ -42,12 +44,16 @@ class ChatServer:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
     def __enter__(self) -> ChatServer:
+        # a client may close a stream before the server's last write: that write must fail in the server's thread
+        # (BrokenPipeError), not kill the process, whatever an earlier in-process `hearts-env` command set SIGPIPE to
+        self.sigpipe = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         self.thread.start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+        signal.signal(signal.SIGPIPE, self.sigpipe)
 
     def serve(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], item: tuple) -> None:
         kind = item[0]
