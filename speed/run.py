@@ -649,8 +649,9 @@ def dealer_wall_time(spec: str = "heuristic", tier: str = "quick", jobs: int = 2
           f"{'agent in the workers (seating)':<30} {b:>10.1f} s    ratio {a / b:5.2f}x")
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str] | None = None, prog: str | None = None) -> None:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=6.0, help="time budget per comparison")
     parser.add_argument("--only", choices=["engine", "vector", "jax", "encoders", "env", "search", "arena", "seat",
                                                "dealer", "train"],

@@ -282,7 +282,7 @@ def test_verify_names_a_records_file_cut_mid_line(tmp_path):
     assert made.returncode == 0, made.stderr
     records = run / "random.jsonl"
     data = records.read_bytes()
-    records.write_bytes(data[:len(data) // 2])
+    records.write_bytes(data[:data.index(b"\n", len(data) // 2) + 20])  # 20 bytes into a line (not at its end)
     cut = _cli("benchmark", "verify", str(run))
     line = _one_line(cut.stderr)
     assert cut.returncode == 1 and f"{records} ends in the middle of line" in line and "was cut" in line
@@ -388,3 +388,136 @@ def test_an_agent_s_errors_are_said_with_their_first_message_on_the_terminal_and
     page = (tmp_path / "runs" / "r" / "result.md").read_text()
     assert "- random, exception (" in page and "ValueError: my agent broke \\| 'here'" in page
     assert _cli("benchmark", "verify", "runs/r", cwd=tmp_path).returncode == 0
+
+
+FAILING = '''from hearts_env.agents.basic import RandomAgent
+
+
+class ActFails(RandomAgent):
+    def act(self, view):
+        if view.trick_index == 3:
+            raise ValueError("my agent broke")
+        return super().act(view)
+
+
+class EndFails(RandomAgent):  # the seat host's warm-up deal asks no end_deal: it fails in games only
+    def end_deal(self, view):
+        raise ArithmeticError("end broke")
+
+
+class PassFails(RandomAgent):
+    def act(self, view):
+        raise KeyError("no pass")
+
+
+class FloatCard(RandomAgent):
+    def act(self, view):
+        return float(super().act(view))
+
+
+class BuildFails(RandomAgent):
+    def __init__(self, **kwargs):
+        raise RuntimeError("no build")
+'''
+
+
+def _first_line_and_log(stderr: str, cwd: Path) -> tuple[str, str]:
+    """The command's last line and the log it names (every traceback)."""
+    last = stderr.strip().splitlines()[-1]
+    assert "every traceback in " in last or "its traceback in " in last, last
+    named = last.split("traceback in ", 1)[1].split(";", 1)[0].strip()
+    log = Path(named) if Path(named).is_absolute() else cwd / named
+    return last, log.read_text()
+
+
+def test_an_agent_s_failure_is_one_line_and_a_log_of_its_tracebacks_in_every_command(tmp_path):
+    """Issue 63: an agent's failure reaches the user the same way in the arena, the benchmark, the exploit track and
+    `play`: one line naming the agent, the game and what it raised where (the first of each kind, with the count),
+    the full traceback in a log file that the line names. Before: the arena said only "28 game(s) ended by an agent
+    error", `play` and the exploit track showed a traceback, a broken constructor was a traceback in the arena."""
+    (tmp_path / "failing.py").write_text(FAILING)
+    arena = _cli("arena", "failing:ActFails", "random", "--deals", "2", "--out", "runs/g.jsonl", "--jobs", "1",
+                 cwd=tmp_path)
+    assert arena.returncode == 3
+    last, log = _first_line_and_log(arena.stderr, tmp_path)
+    assert "failing:ActFails: exception in 28 game(s), the first deal 0, seating 0: ValueError: my agent broke (" \
+        in last and "failing.py, line 7)" in last and "runs/g.errors.log" in last
+    assert log.count("== failing:ActFails, exception") == 28  # each game's; the first 20 with their tracebacks
+    assert log.count('raise ValueError("my agent broke")') == 20
+
+    bench = _cli("benchmark", "failing:EndFails", "--tier", "smoke", "--opponents", "random", "--jobs", "1", "--out",
+                 "runs/b", cwd=tmp_path)
+    assert bench.returncode == 3
+    last, log = _first_line_and_log(bench.stderr, tmp_path)
+    assert "the first: deal 0, seating " in last and ": ArithmeticError: end broke (" in last and "File" not in last
+    assert 'raise ArithmeticError("end broke")' in log
+    assert "errors.log" in (tmp_path / "runs" / "b" / "result.md").read_text()
+
+    exploit = _cli("exploit", "failing:EndFails", "--tier", "smoke", "--probes", "queen-dumper", "--jobs", "1",
+                   "--out", "runs/x", cwd=tmp_path)
+    assert exploit.returncode == 3
+    last, log = _first_line_and_log(exploit.stderr, tmp_path)
+    assert "failing:EndFails: exception in 32 game(s)" in last and "ArithmeticError: end broke" in last
+    assert 'raise ArithmeticError("end broke")' in log
+    allowed = _cli("exploit", "failing:EndFails", "--tier", "smoke", "--probes", "queen-dumper", "--jobs", "1",
+                   "--out", "runs/x", "--resume", "--allow-errors", cwd=tmp_path)
+    assert allowed.returncode == 0 and "--allow-errors" not in allowed.stderr.strip().splitlines()[-1]
+
+    for agent, said in (("PassFails", "KeyError: 'no pass' ("),
+                        ("FloatCard", "act returned 50.0, not a card id: an integer 0..51")):
+        play = subprocess.run([sys.executable, "-m", "hearts_env.cli", "play", "--seat", "3", "--seed", "1",
+                               "--opponents", "random", f"failing:{agent}", "random"], input="", capture_output=True,
+                              text=True, cwd=tmp_path, timeout=120)
+        assert play.returncode == 3, play.stderr
+        assert "Traceback" not in play.stderr
+        last, log = _first_line_and_log(play.stderr, tmp_path)
+        assert f"the game stops: failing:{agent} (seat 1) failed in deal 1, passing: {said}" in last
+        Path(last.split("its traceback in ", 1)[1]).unlink()
+
+
+def test_an_agent_that_cannot_be_built_is_one_line_naming_where_in_every_command(tmp_path):
+    """Issue 63: what a constructor raised was a traceback (the arena, `play`); a TypeError inside it was called
+    "bad arguments". Now one line: the spec, what it raised and the file and line."""
+    (tmp_path / "failing.py").write_text(FAILING)
+    for argv in (("arena", "failing:BuildFails", "random", "--deals", "1"),
+                 ("play", "--opponents", "failing:BuildFails", "random", "random"),
+                 ("benchmark", "failing:BuildFails", "--tier", "smoke", "--opponents", "random", "--jobs", "1")):
+        run = _cli(*argv, cwd=tmp_path)
+        line = _one_line(run.stderr)
+        assert run.returncode == 2 and "building it raised RuntimeError: no build (" in line, line
+        assert "failing.py, line 28)" in line and "AgentError" not in line
+    wrong = _cli("arena", "failing:ActFails(nosuch=1)", "--deals", "1", cwd=tmp_path)
+    assert "bad arguments" in _one_line(wrong.stderr)
+
+
+def test_serve_stops_a_game_whose_agent_fails_with_its_line_on_the_page_and_its_traceback_in_a_log(capsys,
+                                                                                                  monkeypatch):
+    """Issue 63: `serve` showed `seat 1 (spec) failed: ValueError: …` and kept no traceback; a failing `reset` or
+    `end_deal` was an HTTP 500. Now the page has the line, the server's terminal names the log."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    import hearts_env.agents
+    from hearts_env.agents.basic import RandomAgent
+    from hearts_env.web import create_app
+
+    class EndFails(RandomAgent):
+        def end_deal(self, view):
+            raise ArithmeticError("end broke")
+
+    monkeypatch.setitem(hearts_env.agents._REGISTRY, "test-end-fails", EndFails)
+    client = TestClient(create_app([]), base_url="http://127.0.0.1")
+    game = client.post("/api/games", json={"seats": ["random", "test-end-fails", "random", "random"],
+                                            "rules": "standard(game=deal)", "seed": 3}).json()
+    for _ in range(70):  # 12 passes and 52 plays, then a refusal: the game stopped
+        state = client.post(f"/api/games/{game['id']}/step")
+        assert state.status_code in (200, 409), state.text
+        if state.status_code == 409:
+            break
+    state = client.get(f"/api/games/{game['id']}").json()
+    assert state["error"].startswith("seat 1 (test-end-fails) failed in end_deal, deal 1: ArithmeticError: end broke (")
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said.startswith("hearts-env serve: seat 1 (test-end-fails) failed") and "its traceback in " in said
+    log = Path(said.split("its traceback in ")[1])
+    assert "in end_deal" in log.read_text() and "ArithmeticError: end broke" in log.read_text()
+    log.unlink()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -253,7 +254,7 @@ def test_arena_resume_replays_what_it_resumes_from(tmp_path):
 
 @needs_sandbox
 def test_a_seated_agent_that_cannot_be_built_is_refused_before_any_game():
-    with pytest.raises(ValueError, match="cannot take a seat: AgentError: unknown agent 'nosuch'"):
+    with pytest.raises(ValueError, match="cannot take a seat: unknown agent 'nosuch'"):
         run_arena(["hosted:nosuch", "greedy"], deals=1, jobs=1)
     # "before hello" when it is gone before the dealer writes, "during hello" when it goes while the dealer reads
     with pytest.raises(ValueError, match=r"cannot take a seat: the program ended (before|during) hello"):
@@ -287,7 +288,8 @@ def test_what_a_program_prints_goes_to_its_log_not_to_the_dealer(tmp_path, monke
                                          ("ReturnsNone", "act returned None, not a card id")])
 def test_a_card_that_is_not_an_integer_is_the_agent_s_error_in_its_program_as_in_the_arena(name, shown, monkeypatch):
     """Issue 63: the seat host turned an agent's 6.9 into card 6 (``int``) and None into a TypeError of its own; the
-    arena refuses both. The host coerces nothing: the seat's error names the value."""
+    arena refused both as illegal cards. The host coerces nothing, and a card is checked the same way in a program and
+    in-process: the same kind of error, naming the value."""
     from hearts_env.evaluation.seat import SeatError, seated_agent
 
     monkeypatch.chdir(ROOT / "tests" / "hostile")
@@ -302,7 +304,8 @@ def test_a_card_that_is_not_an_integer_is_the_agent_s_error_in_its_program_as_in
     assert e.value.kind == "exception"
     monkeypatch.syspath_prepend(str(ROOT / "tests" / "hostile"))
     errors = [r["error"] for r in run_arena([f"hostile_agents:{name}", "greedy"], deals=1, jobs=1, isolation="none")]
-    assert errors and all(error is not None and error["kind"] == "illegal" for error in errors)
+    assert errors and all(error is not None and error["kind"] == "exception" for error in errors)
+    assert all(re.match(shown, error["message"]) for error in errors)
 
 
 def test_the_kernel_cache_copy_takes_regular_files_only_within_its_limits(tmp_path, monkeypatch):

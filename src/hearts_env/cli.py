@@ -24,6 +24,7 @@ from typing import Any
 
 from hearts_env import __version__, terminal
 from hearts_env.agents import AgentError, make_agent
+from hearts_env.agents.failures import ERRORS_LOG, FailureReport, errors_log_beside
 from hearts_env.cards import card_name, format_cards
 from hearts_env.engine import Deal
 from hearts_env.evaluation.arena import format_summary, read_records, replay_record, run_arena, summarize
@@ -86,10 +87,12 @@ def _arena(args: argparse.Namespace) -> int:
     if args.ratings and not args.json:
         for spec, r in summary["ratings"].items():
             print(f"rating {spec}: mu {r['mu']:.2f}, sigma {r['sigma']:.2f}, ordinal {r['ordinal']:.2f} (OpenSkill)")
-    if summary["errors"] and not args.allow_errors:
-        print(f"hearts-env arena: {len(summary['errors'])} game(s) ended by an agent error (charged as forfeits; "
-              "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
-        return 3
+    if summary["errors"]:
+        failures = FailureReport(errors_log_beside(args.out)).add_records(records)
+        then = "" if args.allow_errors else "; pass --allow-errors to exit 0 anyway"
+        print(f"hearts-env arena: {failures.total} game(s) ended by an agent error, each charged as a forfeit: "
+              f"{failures.line()}{then}", file=sys.stderr)
+        return 0 if args.allow_errors else 3
     return 0
 
 
@@ -116,12 +119,14 @@ def _benchmark(args: argparse.Namespace) -> int:
         return 2
     try:
         holdout = _holdout(args)
+        failures = FailureReport(Path(args.out) / ERRORS_LOG if args.out else None)
         with contextlib.redirect_stdout(sys.stderr):  # what an in-process agent prints never mixes into --json
             result = run_benchmark(args.spec, suite=args.suite, tier=args.tier, preset=args.rules, format=args.format,
                                    out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
                                    isolation=args.isolation, rungs=args.opponents, holdout=holdout,
                                    move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
-                                   agent_secret=args.agent_secret, track=args.track, extend=args.extend)
+                                   agent_secret=args.agent_secret, track=args.track, extend=args.extend,
+                                   failures=failures)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
@@ -133,8 +138,8 @@ def _benchmark(args: argparse.Namespace) -> int:
     if errors and not args.allow_errors:
         first = next(text for r in result["rungs"].values() for text in r.get("first_errors", {}).values())
         print(f"hearts-env benchmark: {errors} game(s) ended by an error of {args.spec} (charged as forfeits; the "
-              f"first: {shown(first)}; result.md names the first of each kind; pass --allow-errors to exit 0 anyway)",
-              file=sys.stderr)
+              f"first: {shown(first)}; result.md names the first of each kind; every traceback in {failures.log}; "
+              "pass --allow-errors to exit 0 anyway)", file=sys.stderr)
         return 3
     return 0
 
@@ -412,8 +417,7 @@ def _speed(args: argparse.Namespace) -> int:
         return 2
     import runpy
 
-    sys.argv = [str(script), *args.forwarded]
-    runpy.run_path(str(script), run_name="__main__")
+    runpy.run_path(str(script), run_name="speed_run")["main"](args.forwarded, prog=f"hearts-env {args.command}")
     return 0
 
 
@@ -426,6 +430,7 @@ worker that died raises and is reported as a dead worker, instead of killing the
 
 
 def _exploit(args: argparse.Namespace) -> int:
+    failures = FailureReport(Path(args.out) / ERRORS_LOG if args.out else None)
     try:
         with contextlib.redirect_stdout(sys.stderr):
             if args.train:
@@ -433,10 +438,10 @@ def _exploit(args: argparse.Namespace) -> int:
                     raise ValueError("--train needs --out, the folder its training and records go to")
                 result = run_trained(args.spec, tier=args.tier, preset=args.rules, out=args.out, minutes=args.minutes,
                                      iterations=args.iterations, seed=args.seed, train_jobs=args.train_jobs,
-                                     jobs=args.jobs, resume=args.resume, progress=not args.json)
+                                     jobs=args.jobs, resume=args.resume, progress=not args.json, failures=failures)
             else:
                 result = run_probes(args.spec, probes=args.probes, tier=args.tier, preset=args.rules, jobs=args.jobs,
-                                    out=args.out, resume=args.resume, progress=not args.json)
+                                    out=args.out, resume=args.resume, progress=not args.json, failures=failures)
     except (ValueError, FileExistsError, ImportError, WorkerDied, SandboxError) as e:
         print(f"hearts-env exploit: {e}", file=sys.stderr)
         return 2
@@ -444,6 +449,11 @@ def _exploit(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=1))
     else:
         print(format_trained(result) if args.train else format_probes(result))
+    if failures.total:
+        then = "" if args.allow_errors else "; pass --allow-errors to exit 0 anyway"
+        print(f"hearts-env exploit: {failures.total} game(s) ended by an error, each charged as a forfeit: "
+              f"{failures.line()}{then}", file=sys.stderr)
+        return 0 if args.allow_errors else 3
     return 0
 
 
@@ -543,6 +553,8 @@ def build_parser() -> argparse.ArgumentParser:
     exploit.add_argument("--resume", action="store_true", help="continue the run in --out")
     exploit.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
     exploit.add_argument("--json", action="store_true", help="print the result as JSON")
+    exploit.add_argument("--allow-errors", action="store_true",
+                         help="exit 0 even if games ended by an error (each is charged as a forfeit; exit 3 otherwise)")
     exploit.add_argument("--train", action="store_true", help="train an exploiter instead of playing the probes "
                          "(needs --out and the train extra)")
     exploit.add_argument("--minutes", type=_at_least(0.01, float), default=30.0,

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from hearts_env.agents import Agent, AgentError, make_agent
+from hearts_env.agents.failures import FailureReport, card_of, describe, first_line
 from hearts_env.cards import CardError, card_id, card_name, format_cards
 from hearts_env.engine import Deal, IllegalActionError, Phase
 from hearts_env.match import Match
@@ -25,11 +27,16 @@ def play(rules_spec: str, opponent_specs: Sequence[str], me: int, seed: int | No
     try:
         rules = make_rules(rules_spec)
         opponents = [make_agent(spec) for spec in opponent_specs]
-        for seat, agent in zip((s for s in range(4) if s != me), opponents):
-            agent.reset(rules, seat, seed=0)  # an agent that cannot play these rules says so now, in one line
     except (RulesError, AgentError, ValueError) as e:
         print(f"hearts-env play: {e}", file=sys.stderr)
         return 2
+    for spec, seat, agent in zip(opponent_specs, (s for s in range(4) if s != me), opponents):
+        try:
+            agent.reset(rules, seat, seed=0)  # an agent that cannot play these rules says so now, in one line
+        except Exception as e:
+            print(f"hearts-env play: agent {spec!r} cannot play {rules.spec()}: {first_line(describe(e))}",
+                  file=sys.stderr)
+            return 2
     seed = secrets.randbelow(10**6) if seed is None else seed
     print(f"seed {seed} (`--seed {seed}` deals these cards again)")
     try:
@@ -37,6 +44,30 @@ def play(rules_spec: str, opponent_specs: Sequence[str], me: int, seed: int | No
     except KeyboardInterrupt:
         print("\ngame abandoned (Ctrl-C)")
         return 130
+    except OpponentFailed as e:
+        report = FailureReport()
+        report.add(e.spec, e.kind, e.where, e.text)
+        print(f"\nhearts-env play: the game stops: {e.spec} (seat {e.seat}) failed in {e.where}: "
+              f"{first_line(e.text)}; its traceback in {report.log}", file=sys.stderr)
+        return 3
+
+
+class OpponentFailed(Exception):
+    """An opponent's call raised, or it returned a card that is not one or not legal: the game cannot go on."""
+
+    def __init__(self, seat: int, spec: str, where: str, error: BaseException):
+        super().__init__(f"seat {seat} ({spec}) failed in {where}")
+        self.seat, self.spec, self.where = seat, spec, where
+        self.kind = "illegal" if isinstance(error, IllegalActionError) else "exception"
+        self.text = str(error) if isinstance(error, IllegalActionError) else describe(error)
+
+
+def _opponent(seat: int, spec: str, where: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``, whatever it raises an :class:`OpponentFailed` of ``seat``."""
+    try:
+        return call(*args, **kwargs)
+    except Exception as e:
+        raise OpponentFailed(seat, spec, where, e) from e
 
 
 def _play_game(rules: Rules, opponents: list[Agent], specs: list[str], me: int, seed: int) -> int:
@@ -44,17 +75,22 @@ def _play_game(rules: Rules, opponents: list[Agent], specs: list[str], me: int, 
     agents = dict(zip(others, opponents))
     match = Match(rules, seed=seed)
     names = ["you" if s == me else f"seat {s} ({specs[others.index(s)]})" for s in range(4)]
+    spec_of = {seat: specs[others.index(seat)] for seat in others}
     while True:
         deal = match.deal
+        number = f"deal {match.deal_index + 1}"
         for seat, agent in agents.items():
-            agent.reset(rules, seat, seed=[seed, match.deal_index, seat])
+            _opponent(seat, spec_of[seat], f"{number} (reset)", agent.reset, rules, seat,
+                      seed=[seed, match.deal_index, seat])
         print(f"\n=== deal {match.deal_index + 1}: pass {deal.pass_direction_name}; scores: "
               f"{by_seat(match.scores, names)}")
         while not deal.is_over:
             seat = deal.current
             passing = deal.phase == Phase.PASS
             if seat != me:
-                card = agents[seat].act(SeatView.of(deal, seat))
+                where = f"{number}, trick {deal.trick_index + 1}" if not passing else f"{number}, passing"
+                card = _opponent(seat, spec_of[seat], where, _checked_act, agents[seat], deal)
+                trick = _opponent(seat, spec_of[seat], where, deal.apply, card)
                 if not passing:
                     print(f"{names[seat]} plays {card_name(card, deal.deck, symbols=True)}")
             else:
@@ -62,14 +98,15 @@ def _play_game(rules: Rules, opponents: list[Agent], specs: list[str], me: int, 
                 if asked is None:
                     print("\nend of input: game abandoned")
                     return 1
-                card = asked
-            trick = deal.apply(card)
+                trick = deal.apply(asked)
             if passing and deal.phase != Phase.PASS:
                 _announce_exchange(deal, me, names)
             if trick is not None:
                 verb = "take" if trick.winner == me else "takes"
                 points = f"{trick.points} point{'' if trick.points == 1 else 's'}"
                 print(f"  -> {names[trick.winner]} {verb} the trick ({points})")
+        for seat, agent in agents.items():
+            _opponent(seat, spec_of[seat], f"{number} (end_deal)", agent.end_deal, SeatView.of(deal, seat))
         moon = f"; {names[deal.moon_shooter]} shot the moon" if deal.moon_shooter is not None else ""
         assert deal.points is not None  # the deal is over
         print(f"deal points: {by_seat(deal.points, names)}{moon}")
@@ -78,6 +115,11 @@ def _play_game(rules: Rules, opponents: list[Agent], specs: list[str], me: int, 
             print(f"game over: scores: {by_seat(match.scores, names)}; "
                   f"{'you win' if winners == [me] else 'winner(s): ' + ', '.join(names[w] for w in winners)}")
             return 0
+
+
+def _checked_act(agent: Agent, deal: Deal) -> int:
+    """The card ``agent`` plays now, taken as every command takes one (:func:`~hearts_env.agents.failures.card_of`)."""
+    return card_of(agent.act(SeatView.of(deal, deal.current)), deal.deck.size - 1)
 
 
 def by_seat(points: Sequence[int], names: list[str]) -> str:

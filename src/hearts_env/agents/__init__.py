@@ -30,6 +30,7 @@ A spec is parsed once, into an :class:`~hearts_env.agents.spec.AgentSpec`.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -37,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from hearts_env.agents.failures import describe, first_line
 from hearts_env.agents.spec import AgentError, AgentSpec, Scheme, register_scheme, schemes
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
@@ -117,7 +119,7 @@ def _factory(spec: AgentSpec) -> Callable[..., Agent]:
             raise AgentError(f"agent spec {spec.text!r}: cannot import {spec.target!r} ({e})") from None
         except Exception as e:  # the agent's own module failed while it loaded: say where, in one line
             raise AgentError(f"agent spec {spec.text!r}: importing module {module_name!r} raised "
-                             f"{_where(e)}") from None
+                             f"{first_line(describe(e))}") from None
         try:
             return getattr(module, attr)
         except AttributeError:
@@ -127,31 +129,43 @@ def _factory(spec: AgentSpec) -> Callable[..., Agent]:
     if spec.target not in _REGISTRY:
         raise AgentError(f"unknown agent {spec.target!r}; registered agents: {', '.join(sorted(_REGISTRY))}; "
                          "or use 'pkg.module:Factory(k=v)'")
-    return _REGISTRY[spec.target]
+    factory = _REGISTRY[spec.target]
+    entry_point = getattr(factory, "entry_point", None)
+    if entry_point is None:
+        return factory
+    try:
+        return entry_point.load()
+    except Exception as e:
+        raise AgentError(f"agent {spec.target!r} (from {entry_point.value}): loading it raised "
+                         f"{first_line(describe(e))}") from None
 
 
 def _build(spec: AgentSpec, factory: Callable[..., Any]) -> Any:
     try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin or C factory: its arguments are checked by calling it
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(**spec.kwargs)
+        except TypeError as e:
+            raise AgentError(f"agent spec {spec.text!r}: bad arguments ({e})") from None
+    try:
         agent = factory(**spec.kwargs)
+    except ValueError:  # the agent refusing its arguments, in its own words
+        raise
     except TypeError as e:
-        raise AgentError(f"agent spec {spec.text!r}: bad arguments ({e})") from None
+        if signature is None:
+            raise AgentError(f"agent spec {spec.text!r}: bad arguments ({e})") from None
+        raise AgentError(f"agent spec {spec.text!r}: building it raised {first_line(describe(e))}") from None
+    except Exception as e:  # the agent's own code failed: say what and where, in one line
+        raise AgentError(f"agent spec {spec.text!r}: building it raised {first_line(describe(e))}") from None
     missing = [m for m in ("reset", "act", "end_deal") if not callable(getattr(agent, m, None))]
     if missing:
         raise AgentError(f"agent spec {spec.text!r} built a {type(agent).__name__}, which lacks "
                          f"{', '.join(missing)}: subclass hearts_env.agents.Agent, which gives reset, end_deal and "
                          f"the seeded rng (docs/agents.md)")
     return agent
-
-
-def _where(error: BaseException) -> str:
-    """``Type: message`` and the file and line it was raised at (a syntax error's own place)."""
-    import traceback
-
-    if isinstance(error, SyntaxError):
-        return f"SyntaxError: {error.msg} ({error.filename}, line {error.lineno})"
-    frames = traceback.extract_tb(error.__traceback__)
-    place = f" ({frames[-1].filename}, line {frames[-1].lineno})" if frames else ""
-    return f"{type(error).__name__}: {error}{place}"
 
 
 def _sb3_agent(spec: AgentSpec) -> Agent:
@@ -183,6 +197,7 @@ def _lazy_factory(ep: Any) -> Callable[..., Agent]:
     def factory(**kwargs: Any) -> Agent:
         return ep.load()(**kwargs)
 
+    factory.entry_point = ep  # type: ignore[attr-defined]  # _factory loads it, so its arguments can be checked
     return factory
 
 

@@ -86,7 +86,7 @@ def create_app(records: Sequence[Path] = (), agents: Sequence[str] = (),
 
     @app.post("/api/games")
     def start(body: NewGame) -> dict[str, Any]:
-        game = games.add(new_game(body.seats, body.rules, body.seed, specs))
+        game = games.add(new_game(body.seats, body.rules, body.seed, specs, games.failures))
         return _state(game, None)
 
     @app.get("/api/games/{game_id}")

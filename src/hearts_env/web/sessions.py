@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import re
 import secrets
+import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hearts_env.agents import Agent, AgentError, AgentSpec, agent_names, make_agent
+from hearts_env.agents.failures import FailureReport, card_of, describe, first_line
 from hearts_env.cards import card_name, iter_cards, to_mask
-from hearts_env.engine import Deal, Phase, mask_points
+from hearts_env.engine import Deal, IllegalActionError, Phase, mask_points
 from hearts_env.evaluation.arena import read_records, replay_record
 from hearts_env.match import Match
 from hearts_env.rules import Rules, make_rules
@@ -179,8 +181,10 @@ def hint(deal: Deal, seat: int, agent: Agent, spec: str, seed: int | Sequence[in
 class Game:
     """A game (one deal or to the target) at one table: agents in some seats, at most one person."""
 
-    def __init__(self, rules: Rules, agents: Sequence[Agent | None], specs: Sequence[str], seed: int):
+    def __init__(self, rules: Rules, agents: Sequence[Agent | None], specs: Sequence[str], seed: int,
+                 failures: FailureReport | None = None):
         self.id = secrets.token_urlsafe(12)
+        self.failures = failures  # the server's log of the agents' failures, their tracebacks
         self.lock = threading.Lock()
         self.rules, self.seed, self.specs = rules, seed, list(specs)
         self.agents = list(agents)
@@ -193,11 +197,29 @@ class Game:
         self._start_deal()
 
     def _start_deal(self) -> None:
-        for seat, agent in enumerate(self.agents):
-            if agent is not None:
-                agent.reset(self.rules, seat, seed=[self.seed, self.match.deal_index, seat])
         deal = self.match.deal
         self._say(f"deal {self.match.deal_index + 1}: pass {deal.pass_direction_name}")
+        for seat, agent in enumerate(self.agents):
+            if agent is not None and self.error is None:
+                self._agent(seat, "reset", agent.reset, self.rules, seat, seed=[self.seed, self.match.deal_index, seat])
+
+    def _agent(self, seat: int, where: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+        """``call(*args, **kwargs)`` of seat ``seat``'s agent; whatever it raises stops the game: its line on the page
+        (and the server's terminal), its traceback in the server's log. Whether it returned without an error."""
+        try:
+            call(*args, **kwargs)
+            return True
+        except Exception as e:
+            illegal = isinstance(e, IllegalActionError)
+            text = str(e) if illegal else describe(e)
+            spec = self.specs[seat]
+            self.error = f"seat {seat} ({spec}) failed in {where}, deal {self.match.deal_index + 1}: {first_line(text)}"
+            self._say(self.error)
+            if self.failures is not None:
+                self.failures.add(spec, "illegal" if illegal else "exception",
+                                  f"game {self.id}, deal {self.match.deal_index + 1}, {where}", text)
+                print(f"hearts-env serve: {self.error}; its traceback in {self.failures.log}", file=sys.stderr)
+            return False
 
     def _say(self, line: str) -> None:
         self.log = [*self.log[-29:], line]
@@ -226,8 +248,8 @@ class Game:
                       f"trick {trick.index + 1} ({trick.points} point{'' if trick.points == 1 else 's'})")
         if deal.is_over:
             for s, agent in enumerate(self.agents):
-                if agent is not None:
-                    agent.end_deal(SeatView.of(deal, s))
+                if agent is not None and self.error is None:
+                    self._agent(s, "end_deal", agent.end_deal, SeatView.of(deal, s))
             moon = f"; {self._name(deal.moon_shooter)} shot the moon!" if deal.moon_shooter is not None else ""
             self._say(f"deal over: points {deal.points}{moon}")
             if self.match.is_over:
@@ -256,12 +278,12 @@ class Game:
         agent = self.agents[seat]
         if agent is None:
             raise Conflict("it is your turn")
-        try:
-            card = agent.act(SeatView.of(deal, seat))
-            self._apply(seat, card)
-        except Exception as e:  # an agent's error stops the game, with its reason on the page
-            self.error = f"seat {seat} ({self.specs[seat]}) failed: {type(e).__name__}: {e}"
-            self._say(self.error)
+
+        def play() -> None:
+            card = card_of(agent.act(SeatView.of(deal, seat)), deal.deck.size - 1)
+            self._apply(seat, card)  # an illegal card (IllegalActionError) is the agent's failure too
+
+        self._agent(seat, "act", play)
 
     def next_deal(self) -> None:
         if not self.deal.is_over:
@@ -291,6 +313,7 @@ class Sessions:
 
     def __init__(self, limit: int = 64):
         self.limit = limit
+        self.failures = FailureReport()  # the agents' failures of every game, their tracebacks (made at the first)
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -310,8 +333,10 @@ class Sessions:
         return game
 
 
-def new_game(seats: Sequence[object], rules: object, seed: object, specs: AgentSpecs) -> Game:
-    """A game from four seat specs: agent specs, and :data:`PERSON` for the person's seat (at most one)."""
+def new_game(seats: Sequence[object], rules: object, seed: object, specs: AgentSpecs,
+             failures: FailureReport | None = None) -> Game:
+    """A game from four seat specs: agent specs, and :data:`PERSON` for the person's seat (at most one); its
+    agents' failures logged in ``failures``."""
     if not isinstance(seats, list | tuple) or len(seats) != 4:
         raise Refused(f"give four seats (agent specs, or {PERSON!r} for your seat), got {seats!r}")
     if sum(s == PERSON for s in seats) > 1:
@@ -325,8 +350,9 @@ def new_game(seats: Sequence[object], rules: object, seed: object, specs: AgentS
             try:
                 agent.reset(chosen, seat, seed=0)  # an agent that cannot play these rules is refused now
             except Exception as e:
-                raise Refused(f"agent {seats[seat]!r} cannot play {chosen.spec()}: {e}") from None
-    return Game(chosen, agents, [str(s) for s in seats], secrets.randbelow(10**6) if seed is None else seed)
+                raise Refused(f"agent {seats[seat]!r} cannot play {chosen.spec()}: {first_line(describe(e))}") from None
+    return Game(chosen, agents, [str(s) for s in seats], secrets.randbelow(10**6) if seed is None else seed,
+                failures)
 
 
 # Replays of arena records -------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import itertools
 import time
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +16,7 @@ import numpy as np
 
 from hearts_env import __version__
 from hearts_env.agents import AgentSpec, make_agent
+from hearts_env.agents.failures import card_of, describe
 from hearts_env.engine import Deal, IllegalActionError
 from hearts_env.evaluation.seat import Sandbox, SeatAgent, SeatError, seated_agent
 from hearts_env.match import Match
@@ -205,16 +205,8 @@ def _failure(seat: int, agent: Any, error: BaseException) -> dict[str, Any]:
 
 
 def _exception(seat: int, error: BaseException) -> dict[str, Any]:
-    """The record of an exception an agent raised (its message read safely: ``__str__`` may raise too)."""
-    try:
-        text = f"{type(error).__name__}: {error}"
-    except BaseException:
-        text = f"{type(error).__name__} (its message could not be read)"
-    try:
-        trace = traceback.format_exc(limit=5)
-    except BaseException:
-        trace = ""
-    return {"seat": seat, "kind": "exception", "message": text, "traceback": trace}
+    """The record of an exception an agent raised: its description, as a seat's program reports one."""
+    return {"seat": seat, "kind": "exception", "message": describe(error)}
 
 
 def _move(agents: Sequence[Any], deal: Deal, limit: float | None, think: list[float],
@@ -224,7 +216,8 @@ def _move(agents: Sequence[Any], deal: Deal, limit: float | None, think: list[fl
     try:
         view = SeatView.of(deal, seat)
         start = time.perf_counter()
-        card = agent.act(view, timeout=limit) if isinstance(agent, SeatAgent) else agent.act(view)
+        card = agent.act(view, timeout=limit) if isinstance(agent, SeatAgent) else \
+            card_of(agent.act(view), deal.deck.size - 1)
         elapsed = time.perf_counter() - start
         think[seat] += elapsed
         slowest[seat] = max(slowest[seat], elapsed)

@@ -22,6 +22,7 @@ import numpy as np
 
 from hearts_env import __version__
 from hearts_env.agents import AgentSpec, make_agent
+from hearts_env.agents.failures import ERRORS_LOG, FailureReport
 from hearts_env.evaluation.arena.game import SeatOptions
 from hearts_env.evaluation.arena.owner import owning
 from hearts_env.evaluation.arena.pause import RunPaused, pausable
@@ -73,7 +74,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                   jobs: int | None = None, progress: bool = False, isolation: str = "process",
                   rungs: Sequence[str] | None = None, holdout: int | None = None,
                   move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
-                  agent_secret: int | None = None, track: str = "ladder", extend: bool = False) -> dict[str, Any]:
+                  agent_secret: int | None = None, track: str = "ladder", extend: bool = False,
+                  failures: FailureReport | None = None) -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
@@ -100,6 +102,9 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     ``extend``: continue the run in ``out`` — paused or finished, of a smaller tier — on ``tier``, keeping every
     game it played (deal *k* is the same in every tier, so a tier's deals are the first of every larger one's);
     its earlier result files are kept as ``result.<its tier>.json`` and ``.md``.
+
+    ``failures``: where every game's error goes, each seat's with its traceback (default: ``errors.log`` in
+    ``out``, written when there is one; none without ``out``).
     """
     spec = spec.text if isinstance(spec, AgentSpec) else spec  # the result and the records keep the text as written
     format = format or (HELD_OUT_FORMAT if holdout is not None else "solo")
@@ -108,6 +113,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     sandbox = sandbox or Sandbox()
     played = played_spec(spec, isolation)
     folder_path = Path(out).absolute() if out is not None else None
+    if failures is None and out is not None:
+        failures = FailureReport(Path(out) / ERRORS_LOG)
     seats = SeatOptions(sandbox=replace(sandbox, hidden=(*sandbox.hidden, str(folder_path))) if folder_path else
                         sandbox, secret=None)
     cache_folder = tempfile.TemporaryDirectory(prefix="hearts-bench-seat-cache-")  # removed when the run ends
@@ -171,6 +178,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                                         only_seatings=seatings, agent_seed=agent_seed, move_time_limit=move_time_limit,
                                         seats=seats, games=games)
                     check_totals(records)
+                    if failures is not None:
+                        failures.add_records(records)
                     figures[rung.name] = {"spec": rung.spec,
                                           **rung_figures(records, deals, opponent_time=track == "reference")}
         except RunPaused as e:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from hearts_env.agents.failures import first_line
 from hearts_env.cards import card_id
 from hearts_env.evaluation.arena.game import replay_record, seatings
 from hearts_env.evaluation.arena.stats import bootstrap_interval
@@ -176,8 +177,8 @@ def _first_errors(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     for r in sorted(records, key=lambda r: (r["deal"], r["seating_index"])):
         error = r["error"]
         if error is not None and roles(r)[error["seat"]] == AGENT and error["kind"] not in first:
-            message = " ".join(str(error.get("message", "")).split())
-            first[error["kind"]] = f"deal {r['deal']}, seating {r['seating_index']}: {message[:300]}"
+            said = first_line(str(error["message"]))  # its traceback is in the run's errors.log
+            first[error["kind"]] = f"deal {r['deal']}, seating {r['seating_index']}: {said}"
     return {"first_errors": first} if first else {}
 
 

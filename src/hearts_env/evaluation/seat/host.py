@@ -14,34 +14,14 @@ real decision is not charged for it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-import traceback
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from hearts_env.agents.failures import card_of, describe
 from hearts_env.agents.spec import AgentSpec
 from hearts_env.evaluation.seat.protocol import PROTOCOL, ProtocolError, decode, encode, view_from_json
-
-MAX_MESSAGE = 4000
-"""Characters of an error message (with its traceback) sent to the dealer."""
-
-
-def _describe(error: BaseException) -> str:
-    """``Type: message`` and a short traceback, never raising (an exception's ``__str__`` may). An
-    :class:`~hearts_env.agents.AgentError` is a refusal already worded for the user: its line alone."""
-    from hearts_env.agents import AgentError
-
-    try:
-        text = f"{type(error).__name__}: {error}"
-    except BaseException:
-        text = f"{type(error).__name__} (its message could not be read)"
-    if isinstance(error, AgentError):
-        return text[:MAX_MESSAGE]
-    with contextlib.suppress(BaseException):
-        text += "\n" + "".join(traceback.format_tb(error.__traceback__, limit=5))
-    return text[:MAX_MESSAGE]
 
 
 class Host:
@@ -74,7 +54,7 @@ class Host:
             try:
                 self.send(self.answer(request))
             except BaseException as e:  # the agent's failure, whatever it raised: the dealer forfeits the game
-                self.send({"type": "error", "message": _describe(e)})
+                self.send({"type": "error", "message": describe(e)})
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any]:
         kind = request["type"]
@@ -100,24 +80,12 @@ class Host:
             return {"type": "ready"}
         if kind == "act":
             card = self.agent.act(view_from_json(request["view"], self.rules))
-            return {"type": "card", "card": _card_id(card, self.rules)}
+            return {"type": "card", "card": card_of(card, self.rules.deck_obj.size - 1)}
         if kind == "end_deal":
             self.agent.end_deal(view_from_json(request["view"], self.rules))
             notes = getattr(self.agent, "deal_notes", None)  # a reference program's own account of the deal
             return {"type": "ready"} if notes is None else {"type": "ready", "notes": dict(notes())}
         raise ProtocolError(f"unknown request type {kind!r}")
-
-
-def _card_id(card: Any, rules: Any) -> int:
-    """The card id an agent's ``act`` returned, as the arena takes it: an integer (Python or NumPy), never a float
-    truncated (``6.9`` is not card 6), a bool or ``None`` read as one; anything else is the agent's error."""
-    from hearts_env.actions import integer_action
-
-    value = integer_action(card)
-    if value is None:
-        raise TypeError(f"act returned {card!r:.60}, not a card id: an integer 0..{rules.deck_obj.size - 1} "
-                                 f"(a float, a bool or None is not one)")
-    return value
 
 
 def _agent_info(agent: Any) -> dict[str, Any]:
