@@ -9,7 +9,9 @@ one preset and tier under results/leaderboard/v1/, best ladder margin first; its
 the same tier, best first; each reference table of docs/reference.md
 (header ``| agent | tier (deals) | vs OPPONENT, 95% ...``) every run under results/reference-table/v1/*/*/OPPONENT/,
 longest tier first, then best margin. tests/test_leaderboard.py and tests/test_reference_table.py hold the docs to
-the same files; this writes what they check. A table's header must be in the docs before its first row lands.
+the same files; this writes what they check. Its resolution table (header ``| rows (format) | tier (deals a rung)
+| ...``) says what each tier resolves, from every standard row (``resolution_rows``). A table's header must be in the
+docs before its first row lands.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hearts_env.evaluation.benchmark import leaderboard_row, ranked_row, reference_row
+from hearts_env.evaluation.benchmark import leaderboard_row, ranked_row, reference_row, resolution_rows
 from hearts_env.evaluation.exploit.track import robustness_cell
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,6 +37,8 @@ ROW = re.compile(r"^\| `([^`]+)` \| (\w+) \(\d+\) \|")
 RANKED_ROW = re.compile(r"^\| `([^`]+)` \| (\w+) \(\d+ held-out\) \|")
 LADDER_HEADER = re.compile(r"^\| agent \| tier \(deals\) \| ladder margin")
 RANKED_HEADER = re.compile(r"^\| agent \| tier \(held-out deals\) \| ladder margin")
+RESOLUTION_HEADER = re.compile(r"^\| rows \(format\) \| tier \(deals a rung\) \|")
+RESOLUTION_ROW = re.compile(r"^\| (public|held-out) \(\w+\) \|")
 REFERENCE_HEADER = re.compile(r"^\| agent \| tier \(deals\) \| vs ([\w-]+), 95%")
 
 
@@ -55,6 +59,12 @@ def _ranked_rows() -> list[str]:
         claim = LEADERBOARD / ranked["tier"] / f"{ranked['agent']}.json"
         rows.append(ranked_row(ranked, _load(claim) if claim.exists() else None))
     return rows
+
+
+def _resolution_rows() -> list[str]:
+    """What each tier resolves, from every standard row on the leaderboard: public and ranked (held-out)."""
+    ranked = [_load(p) for p in sorted((LEADERBOARD / "ranked").rglob("*.json"))]
+    return resolution_rows([r for r in _leaderboard_results() + ranked if r["preset"] == "standard"])
 
 
 def _leaderboard_line(result: dict[str, Any]) -> str:
@@ -115,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     jobs = [(DOCS / "benchmark.md", LADDER_HEADER, lambda m, old: _ladder_rows(old) if old else old, ROW),
             (DOCS / "benchmark.md", RANKED_HEADER, lambda m, old: _ranked_rows(), RANKED_ROW),
+            (DOCS / "benchmark.md", RESOLUTION_HEADER, lambda m, old: _resolution_rows(), RESOLUTION_ROW),
             (DOCS / "reference.md", REFERENCE_HEADER, lambda m, old: _reference_rows(m.group(1)), ROW)]
     for path, header, rows_of, row in jobs:
         text = path.read_text()

@@ -279,3 +279,19 @@ def test_the_start_page_s_opponents_are_the_leaderboard_s_strongest_with_its_fig
         if agent in full:
             assert margin == f"{full[agent]:+.2f}", agent
     assert set(sorted(full, key=lambda agent: -full[agent])[:3]) <= set(printed)
+
+
+def test_the_docs_state_each_tier_s_resolution_once_as_the_shipped_rows_give_it():
+    """Issue 63: the docs gave a tier's resolution in several places, each its own figure (a quick row "about 0.7
+    against one opponent" beside a measured median of 0.54). One table now says it, computed from the files."""
+    from hearts_env.evaluation.benchmark import resolution_rows
+
+    standard = [r for r in (_load(p) for p in RESULTS + RANKED) if r["preset"] == "standard"]
+    rows = resolution_rows(standard)
+    text = (DOCS / "benchmark.md").read_text()
+    in_docs = [line for line in text.splitlines() if re.match(r"^\| (public|held-out) \(\w+\) \|", line)]
+    assert in_docs == rows
+    for kind in ("| public (solo) | quick", "| public (solo) | full", "| held-out (once) | quick"):
+        assert sum(row.startswith(kind) for row in rows) == 1, kind
+    for stale in ("resolves about 0.7", "A quick held-out row resolves 0.24"):
+        assert stale not in text

@@ -20,10 +20,11 @@ from hearts_env.evaluation.benchmark.report import (
     markdown,
     ranked_row,
     reference_row,
+    resolution_rows,
 )
 from hearts_env.evaluation.benchmark.runner import run_benchmark
 from hearts_env.evaluation.benchmark.suite import FORMATS, SUITES, TRACKS, Rung, Suite, draw_holdout, get_suite
 
 __all__ = ["FORMATS", "SUITES", "TRACKS", "BenchmarkCheckFailed", "IncomparableResults", "Rung", "Suite", "compare",
            "draw_holdout", "format_compare", "get_suite", "leaderboard_row", "markdown", "ranked_row", "reference_row",
-           "run_benchmark"]
+           "resolution_rows", "run_benchmark"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,8 @@ def markdown(result: dict[str, Any]) -> str:
     failures = [f"- {name}, {kind} ({r['errors'][kind]} game(s)); the first: {shown(text)}"
                 for name, r in result["rungs"].items() for kind, text in r.get("first_errors", {}).items()]
     if failures:
-        lines += ["", "The agent's errors (each charged as a forfeit; every one is in the rung's records):", *failures]
+        lines += ["", "The agent's errors (each charged as a forfeit; every one is in the rung's records, with its "
+                  "traceback in the run folder's errors.log):", *failures]
     smallest = resolution(h["sd"], h["deals"])
     hw = result["hardware"]
     lines += ["", f"Smallest {h['name']} this run resolves (1.96 sd/√deals): "
@@ -194,6 +196,33 @@ def ranked_row(ranked: dict[str, Any], claim: dict[str, Any] | None = None) -> s
              *(format_interval(r["margin"]) for r in ranked["rungs"].values()), *beside, per_move,
              ranked["started"][:10]]
     return "| " + " | ".join(cells) + " |"
+
+
+def resolution_rows(results: Sequence[dict[str, Any]]) -> list[str]:
+    """The table of what each tier resolves in docs/benchmark.md, computed from shipped rows ``results``: one row per
+    deal set, format and tier (public rows first, then held-out; each by size) with how many rows were measured and
+    the smallest ladder margin (and margin against one opponent) their runs tell apart from zero — the 95% half-width
+    :func:`resolution` of each run's own spread — as its range over the rows and its median."""
+    groups: dict[tuple[bool, str, int], list[dict[str, Any]]] = {}
+    for r in results:
+        groups.setdefault((_held_out(r), r["format"], r["deals"]), []).append(r)
+    rows = []
+    for (held_out, format, deals), rs in sorted(groups.items()):
+        ladder = [resolution(r["headline"]["sd"], r["headline"]["deals"]) for r in rs]
+        single = [resolution(g["margin"]["sd"], g["margin"]["deals"]) for r in rs for g in r["rungs"].values()
+                  if g["margin"]["sd"]]  # not an agent against its own rule player's copies (sd 0)
+        cells = [f"{'held-out' if held_out else 'public'} ({format})", f"{rs[0]['tier']} ({deals:,} a rung)",
+                 str(len(rs)), _spread([x for x in ladder if x is not None]),
+                 _spread([x for x in single if x is not None])]
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def _spread(values: list[float]) -> str:
+    """``lo–hi (median m)`` to two decimals."""
+    if not values:
+        return "-"
+    return f"{min(values):.2f}–{max(values):.2f} (median {float(np.median(values)):.2f})"
 
 
 def _label(result: dict[str, Any]) -> str:
