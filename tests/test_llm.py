@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 pytest.importorskip("openai", reason="the llm extra")  # installed by the test extra: CI runs these
@@ -160,3 +162,44 @@ def test_the_arena_seats_a_model_by_its_spec_and_charges_a_forfeit_as_an_agent_e
         spec = f"llm(model='m', base_url={server.base_url!r}, retries=0)"
         records = run_arena([spec, "heuristic"], deals=1, jobs=1, isolation="none")
     assert all(r["error"] is not None and "ModelForfeit" in r["error"]["message"] for r in records)
+
+
+def test_the_llm_track_plays_a_model_through_the_dealer_with_every_prompt_answer_and_token_in_the_run(tmp_path):
+    """Issue 66: in hearts-bench the agent plays from a sandbox without a network, so a model could not be benchmarked.
+    The llm track plays the llm agent in the dealer (the model proxy: the key and the calls stay there), counts every
+    call, retry, forfeit and token beside the margin, prices a deal, and keeps each decision's prompt and answers in
+    the records; the run verifies like any other."""
+    from hearts_env.evaluation.benchmark import markdown, run_benchmark
+    from hearts_env.evaluation.benchmark.verify import verify_run
+
+    script = [("answer", "I think so. Final Answer: nothing")]  # the first decision needs its retry
+    with ChatServer(script) as server:
+        spec = f"llm(model='m', base_url={server.base_url!r})"
+        result = run_benchmark(spec, tier="smoke", track="llm", rungs=["greedy"], jobs=1, out=tmp_path / "run",
+                               prices=(2.0, 8.0))
+        calls = len(server.requests)
+    model = result["rungs"]["greedy"]["model"]
+    assert result["track"] == "llm" and result["isolation"] == "none" and result["deals"] == 8
+    decided = 32 * 13 + 24 * 3  # 13 plays a game, and 3 passes in the 24 games whose deal passes (2 of 8 hold)
+    assert model["games"] == 32 and model["decisions"] == decided and model["calls"] == calls == decided + 1
+    assert model["retries"] == 1 and model["forfeits"] == 0 and model["prompt_tokens"] > 0
+    spent = (model["prompt_tokens"] * 2.0 + model["completion_tokens"] * 8.0) / 1e6 / 32
+    assert model["cost_per_deal_usd"] == pytest.approx(spent)
+    records = [json.loads(line) for line in (tmp_path / "run" / "greedy.jsonl").read_text().splitlines()]
+    decisions = [d for r in records for deal in r["deals"] for seat, ds in deal["transcripts"].items() for d in ds
+                 if r["seating"][int(seat)] == spec]
+    assert len(decisions) == decided and all(d["prompt"] and d["answers"] and d["card"] for d in decisions)
+    assert sum(len(d["answers"]) for d in decisions) == calls
+    assert f"| greedy | {decided} | {decided + 1} | 1 | 0 |" in markdown(result)
+    assert verify_run(tmp_path / "run")["track"] == "llm"
+
+
+def test_a_model_is_benchmarked_on_the_llm_track_and_the_llm_track_benchmarks_only_a_model():
+    from hearts_env.evaluation.benchmark import run_benchmark
+
+    with pytest.raises(ValueError, match="the llm track benchmarks the llm agent"):
+        run_benchmark("heuristic", tier="smoke", track="llm")
+    with pytest.raises(ValueError, match="is benchmarked on the llm track"):
+        run_benchmark("llm(model='m', base_url='http://127.0.0.1:9')", tier="smoke")
+    with pytest.raises(ValueError, match="prices must be two numbers"):
+        run_benchmark("llm(model='m', base_url='http://127.0.0.1:9')", tier="smoke", track="llm", prices=(1.0,))

@@ -126,7 +126,7 @@ def _benchmark(args: argparse.Namespace) -> int:
                                    isolation=args.isolation, rungs=args.opponents, holdout=holdout,
                                    move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
                                    agent_secret=args.agent_secret, track=args.track, extend=args.extend,
-                                   failures=failures)
+                                   failures=failures, prices=args.prices)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
@@ -197,6 +197,18 @@ def _share(text: str) -> float:
     if not 0 <= value <= 1:  # NaN fails too
         raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, got {text!r}")
     return value
+
+
+def _prices(text: str) -> tuple[float, float]:
+    """``--prices IN,OUT``: two numbers >= 0 (argparse names the option when this raises)."""
+    try:
+        prices = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        prices = ()
+    if len(prices) != 2 or not all(p >= 0 and p != float("inf") for p in prices):
+        raise argparse.ArgumentTypeError(f"expected IN,OUT: two numbers >= 0 (US dollars per million tokens), "
+                                         f"got {text!r}")
+    return prices[0], prices[1]
 
 
 def _at_least(minimum: float, kind: type = int) -> Any:
@@ -509,7 +521,10 @@ def build_parser() -> argparse.ArgumentParser:
                                 "tier")
     benchmark.add_argument("--track", choices=list(TRACKS), default="ladder",
                            help="ladder: the suite's bundled opponents; reference: the programs the literature "
-                                "measures against, xinxin and OpenSpiel's ISMCTS (docs/reference.md)")
+                                "measures against, xinxin and OpenSpiel's ISMCTS (docs/reference.md); llm: a language "
+                                "model, llm(model=..., base_url=...), its calls made by the dealer (docs/llm.md)")
+    benchmark.add_argument("--prices", type=_prices, default=None, metavar="IN,OUT",
+                           help="llm track: US dollars per million tokens in and out, for the cost a deal")
     benchmark.add_argument("--opponents", nargs="+", help="only these opponents of the track (ladder, for development: "
                            + ", ".join(rung.name for rung in v1.ladder) + "; reference: "
                            + ", ".join(rung.name for rung in v1.references) + ", default "

@@ -15,8 +15,9 @@ Game Arena's conventions:
   ``timeout`` seconds is asked again up to ``server_retries`` times (default 2, after 1 s and 2 s); past those the
   game is forfeited naming the failure. None of these is charged as a retry of the answer;
 - every token is counted: prompt, completion and, where the server reports them, reasoning tokens
-  (:attr:`LLMAgent.usage`; per deal in :meth:`LLMAgent.deal_notes`), and every decision's prompt, answers and card is
-  kept in :attr:`LLMAgent.transcript`.
+  (:attr:`LLMAgent.usage`; per deal in :meth:`LLMAgent.deal_notes`), and each decision's prompt, answers and card in
+  :attr:`LLMAgent.transcript` (the deal in play's, :meth:`LLMAgent.deal_transcript`): the arena records both with
+  every deal, a game the model forfeited included.
 
 Calls for different games run concurrently as the arena's workers do (``--jobs``): a model's latency, not the CPU,
 bounds a run.
@@ -88,6 +89,7 @@ class LLMAgent(Agent):
     def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
         super().reset(rules, seat, seed)
         self._deal_start = dict(self.usage)
+        self.transcript = []
 
     def act(self, view: SeatView) -> int:
         prompt = view_text(view, self.legal_moves)
@@ -172,8 +174,12 @@ class LLMAgent(Agent):
         self.usage["reasoning_tokens"] += int(getattr(details, "reasoning_tokens", 0) or 0)
 
     def deal_notes(self) -> dict[str, int]:
-        """This deal's counts (calls, retries, forfeits, tokens, rate-limit waits): what the seat host reports."""
+        """This deal's counts (calls, retries, forfeits, tokens, rate-limit waits): what the arena records."""
         return {k: v - self._deal_start[k] for k, v in self.usage.items()}
+
+    def deal_transcript(self) -> list[dict[str, Any]]:
+        """This deal's decisions, each its prompt, the model's answers and the card read (None: forfeited)."""
+        return list(self.transcript)
 
 
 def _retry_after(response: Any) -> float:

@@ -93,16 +93,22 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
                                          match.deal_index, seat])
         while not deal.is_over and error is None:
             error = _move(agents, deal, move_time_limit, think, decisions, slowest)
-        if error is None:
+        played = error is None
+        if played:
             for seat, agent in enumerate(agents):
                 error = error or _call(seat, agent.end_deal, SeatView.of(deal, seat))
-            for seat, agent in enumerate(agents):
-                if isinstance(agent, SeatAgent) and agent.notes is not None:
-                    kept = notes.setdefault(str(seat), {})
-                    for kind, n in agent.notes.items():
-                        kept[kind] = kept.get(kind, 0) + n
+        transcripts = {}
+        for seat, agent in enumerate(agents):
+            counts, transcript = _deal_account(agent, played)
+            if counts:
+                kept = notes.setdefault(str(seat), {})
+                for kind, n in counts.items():
+                    kept[kind] = kept.get(kind, 0) + n
+            if transcript is not None:
+                transcripts[str(seat)] = transcript
         details.append({"hands": list(deal.dealt), "pass_direction": deal.pass_direction_name,
-                        "dealer": deal.dealer, "history": deal.history, "points": deal.points})
+                        "dealer": deal.dealer, "history": deal.history, "points": deal.points,
+                        **({"transcripts": transcripts} if transcripts else {})})
         if error is not None:
             error["spec"] = specs[seating[error["seat"]]]
             break
@@ -120,6 +126,17 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
             "slowest_move_seconds": slowest, "move_time_limit": move_time_limit,
             **({} if agent_seed is None else {"agent_seed": agent_seed}), **({"notes": notes} if notes else {}),
             "deals": details}
+
+
+def _deal_account(agent: Any, played: bool) -> tuple[dict[str, int] | None, list[dict[str, Any]] | None]:
+    """What an agent reported of the deal just played: counts by kind (a seated program's ``notes`` with its reply to
+    ``end_deal``; an in-process agent's ``deal_notes()``, also of a deal its error ended — a model's tokens are spent
+    either way) and an in-process agent's ``deal_transcript()`` (a language model's prompts and answers)."""
+    if isinstance(agent, SeatAgent):
+        return (agent.notes if played else None), None  # None unless its end_deal was answered
+    counts = agent.deal_notes() if callable(getattr(agent, "deal_notes", None)) else None
+    transcript = agent.deal_transcript() if callable(getattr(agent, "deal_transcript", None)) else None
+    return counts, transcript
 
 
 def forfeit(scores: Sequence[int], offender: int, penalty_total: int) -> tuple[list[int], list[int]]:

@@ -71,6 +71,16 @@ def markdown(result: dict[str, Any]) -> str:
                      f"{r['win_rate_deal']:.1%} | {games} | "
                      f"{r['moons_shot']} / {r['moons_suffered']} | {qs} | {per_move} | {errors} |"
                      + (f" {_ms(r.get('opponent_seconds_per_decision'))} | {_fallbacks(r)} |" if reference else ""))
+    if result.get("track") == "llm":
+        lines += ["", "The model, rung by rung (the dealer made its calls; every prompt and answer is in the records):",
+                  "", "| opponent | decisions | calls | retries | forfeits | tokens in | tokens out (reasoning) | "
+                  "rate-limit waits | cost a deal |", "|---|---|---|---|---|---|---|---|---|"]
+        for name, r in result["rungs"].items():
+            m = r["model"]
+            cost = "-" if m.get("cost_per_deal_usd") is None else f"${m['cost_per_deal_usd']:.4f}"
+            lines.append(f"| {name} | {m['decisions']} | {m['calls']} | {m['retries']} | {m['forfeits']} | "
+                         f"{m['prompt_tokens']:,} | {m['completion_tokens']:,} ({m['reasoning_tokens']:,}) | "
+                         f"{m['waits']} | {cost} |")
     failures = [f"- {name}, {kind} ({r['errors'][kind]} game(s)); the first: {shown(text)}"
                 for name, r in result["rungs"].items() for kind, text in r.get("first_errors", {}).items()]
     if failures:

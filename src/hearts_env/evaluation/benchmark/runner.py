@@ -35,7 +35,13 @@ from hearts_env.evaluation.benchmark.checks import (
     ladder_check,
 )
 from hearts_env.evaluation.benchmark.report import markdown, plot_ladder
-from hearts_env.evaluation.benchmark.stats import headline, per_deal, require_statistics, rung_figures
+from hearts_env.evaluation.benchmark.stats import (
+    headline,
+    model_figures,
+    per_deal,
+    require_statistics,
+    rung_figures,
+)
 from hearts_env.evaluation.benchmark.suite import (
     FORMATS,
     HEADLINES,
@@ -75,7 +81,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                   rungs: Sequence[str] | None = None, holdout: int | None = None,
                   move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
                   agent_secret: int | None = None, track: str = "ladder", extend: bool = False,
-                  failures: FailureReport | None = None) -> dict[str, Any]:
+                  failures: FailureReport | None = None,
+                  prices: tuple[float, float] | None = None) -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
@@ -103,14 +110,22 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     game it played (deal *k* is the same in every tier, so a tier's deals are the first of every larger one's);
     its earlier result files are kept as ``result.<its tier>.json`` and ``.md``.
 
+    ``track="llm"``: a language model through the ``llm`` agent (and only it), played by the dealer itself — the model
+    proxy: its calls leave from the dealer's process, which holds the key; the prompt and the parser are this
+    project's code and the model behind its endpoint is the only thing under test — against the ladder; each rung's
+    ``model`` figures count its decisions, calls, retries, forfeits and tokens, and with ``prices`` (US dollars per
+    million tokens in and out) its cost a deal. Every decision's prompt and answers are in the records.
+
     ``failures``: where every game's error goes, each seat's with its traceback (default: ``errors.log`` in
     ``out``, written when there is one; none without ``out``).
     """
     spec = spec.text if isinstance(spec, AgentSpec) else spec  # the result and the records keep the text as written
     format = format or (HELD_OUT_FORMAT if holdout is not None else "solo")
     the_suite, deals, rules, seatings, ladder = _checked_arguments(spec, suite, tier, preset, format, jobs, isolation,
-                                                                   rungs, holdout, agent_secret, track)
+                                                                   rungs, holdout, agent_secret, track, prices)
     sandbox = sandbox or Sandbox()
+    if track == "llm":
+        isolation = "none"  # the dealer plays the model's harness itself (its own code): the model proxy
     played = played_spec(spec, isolation)
     folder_path = Path(out).absolute() if out is not None else None
     if failures is None and out is not None:
@@ -181,7 +196,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                     if failures is not None:
                         failures.add_records(records)
                     figures[rung.name] = {"spec": rung.spec,
-                                          **rung_figures(records, deals, opponent_time=track == "reference")}
+                                          **rung_figures(records, deals, opponent_time=track == "reference"),
+                                          **({"model": model_figures(records, prices)} if track == "llm" else {})}
         except RunPaused as e:
             sitting.end(public_message(str(e), folder)[:500])  # "paused: ...": no game abandoned
             raise
@@ -238,7 +254,8 @@ def public_message(message: str, folder: Path | None) -> str:
 
 def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: str, jobs: int | None,
                        isolation: str, rungs: Sequence[str] | None, holdout: int | None, agent_secret: int | None,
-                       track: str) -> tuple[Suite, int, Rules, list[int], tuple[Rung, ...]]:
+                       track: str, prices: tuple[float, float] | None) -> tuple[Suite, int, Rules, list[int],
+                                                                                 tuple[Rung, ...]]:
     """:func:`run_benchmark`'s arguments checked, each refusal one line naming what is allowed: the suite, its
     tier's deals, the preset's rules, the format's seatings and the rungs to play."""
     if isolation not in AGENT_ISOLATION:
@@ -262,6 +279,16 @@ def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: st
     if holdout is None and format == HELD_OUT_FORMAT:
         raise ValueError(f"format {HELD_OUT_FORMAT!r} is the held-out runs' format: pass holdout (--holdout)")
     parsed = AgentSpec.parse(spec)
+    model = parsed.scheme is None and parsed.target == "llm"
+    if track == "llm" and not model:
+        raise ValueError(f"the llm track benchmarks the llm agent, llm(model=..., base_url=...), not {spec!r}: the "
+                         "dealer plays it itself, so nothing but the project's harness runs beside the model")
+    if model and track != "llm":
+        raise ValueError("a language model is benchmarked on the llm track (--track llm): a seat's sandbox has no "
+                         "network, so the dealer makes the model's calls")
+    if prices is not None and not (isinstance(prices, tuple | list) and len(prices) == 2 and all(
+            isinstance(p, int | float) and not isinstance(p, bool) and p >= 0 for p in prices)):
+        raise ValueError(f"prices must be two numbers >= 0 (US dollars per million tokens in and out), got {prices!r}")
     if parsed.scheme == "hosted":
         raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
                          f"its own (isolation='process')")

@@ -182,6 +182,33 @@ def _first_errors(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"first_errors": first} if first else {}
 
 
+MODEL_COUNTS = ("calls", "retries", "forfeits", "prompt_tokens", "completion_tokens", "reasoning_tokens", "waits")
+"""What the llm agent counts per deal (:meth:`hearts_env.agents.llm.LLMAgent.deal_notes`), totalled by
+:func:`model_figures`."""
+
+
+def model_figures(records: Sequence[dict[str, Any]], prices: Sequence[float] | None = None) -> dict[str, Any]:
+    """``model``: what the agent's language model did over a rung of the llm track — its decisions, requests
+    (``calls``), answers quoted back (``retries``), games forfeited past them (``forfeits``), tokens in and out
+    (``completion_tokens`` includes ``reasoning_tokens``, as the API bills them), rate-limit ``waits`` — and, with
+    ``prices`` (US dollars per million tokens in and out), ``cost_per_deal_usd``: its cost a game of one deal."""
+    totals = dict.fromkeys(MODEL_COUNTS, 0)
+    decisions = 0
+    for r in records:
+        for seat, role in enumerate(roles(r)):
+            if role == AGENT:
+                decisions += r["decisions"][seat]
+                for kind, n in r.get("notes", {}).get(str(seat), {}).items():
+                    if kind in totals:
+                        totals[kind] += n
+    figures: dict[str, Any] = {"games": len(records), "decisions": decisions, **totals}
+    if prices is not None:
+        spent = (totals["prompt_tokens"] * prices[0] + totals["completion_tokens"] * prices[1]) / 1e6
+        figures["prices_usd_per_million_tokens"] = {"input": prices[0], "output": prices[1]}
+        figures["cost_per_deal_usd"] = spent / len(records) if records else None
+    return figures
+
+
 def _opponent_notes(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """``opponent_notes``: what the opponent's programs reported of their deals (xinxin: each decision that fell back
     to its lowest legal card, and why), totalled by kind over the rung, with ``games`` the games in which one did;

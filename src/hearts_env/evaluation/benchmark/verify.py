@@ -31,7 +31,7 @@ from hearts_env.evaluation.arena.runner import check_record, read_records
 from hearts_env.evaluation.benchmark.ladder_cards import first_deviation, sample_games
 from hearts_env.evaluation.benchmark.report import markdown
 from hearts_env.evaluation.benchmark.runner import played_spec, public_spec
-from hearts_env.evaluation.benchmark.stats import headline, rung_figures
+from hearts_env.evaluation.benchmark.stats import headline, model_figures, rung_figures
 from hearts_env.evaluation.benchmark.suite import (
     HEADLINES,
     HELD_OUT_FORMAT,
@@ -251,6 +251,9 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
         _check_games(f"rung {name}", games, [played, rung["spec"]],
                      rung_seed(result["format"], result["seed"], held_out, name), result, games_wanted)
         figures = {"spec": rung["spec"], **rung_figures(games, deals, opponent_time=track == "reference")}
+        if track == "llm":  # the model's counts, from the records' notes, at the prices the result states
+            stated = (rung.get("model") or {}).get("prices_usd_per_million_tokens")
+            figures["model"] = model_figures(games, None if stated is None else (stated["input"], stated["output"]))
         for figure, value in figures.items():
             if not _same(rung.get(figure), value):
                 _fail(f"rung {name}: {figure} is {rung.get(figure)!r:.80} in the result, {value!r:.80} from the "
