@@ -192,6 +192,15 @@ def test_the_llm_track_plays_a_model_through_the_dealer_with_every_prompt_answer
     assert sum(len(d["answers"]) for d in decisions) == calls
     assert f"| greedy | {decided} | {decided + 1} | 1 | 0 |" in markdown(result)
     assert verify_run(tmp_path / "run")["track"] == "llm"
+    # a transcript edited to read another card than the seat played is named by verify
+    path = tmp_path / "run" / "greedy.jsonl"
+    first = json.loads(path.read_text().splitlines()[0])
+    seat = first["seating"].index(spec)
+    decision = first["deals"][0]["transcripts"][str(seat)][5]
+    decision["card"] = "2C" if decision["card"] != "2C" else "3C"
+    path.write_text("\n".join([json.dumps(first), *path.read_text().splitlines()[1:]]) + "\n")
+    with pytest.raises(ValueError, match=f"seat {seat}'s transcript reads"):
+        verify_run(tmp_path / "run")
 
 
 def test_a_model_is_benchmarked_on_the_llm_track_and_the_llm_track_benchmarks_only_a_model():

@@ -26,6 +26,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from hearts_env.engine import Deal
 from hearts_env.evaluation.arena.game import episode_match, forfeit, moon_attempts, replay_record, seatings
 from hearts_env.evaluation.arena.runner import check_record, read_records
 from hearts_env.evaluation.benchmark.ladder_cards import first_deviation, sample_games
@@ -44,6 +45,7 @@ from hearts_env.evaluation.benchmark.suite import (
     rung_seed,
 )
 from hearts_env.rules import make_rules
+from hearts_env.text import format_card
 
 PACKED_SUFFIX = ".records.xz"
 """A leaderboard row's records: ``<agent>.records.xz`` beside its ``<agent>.json``."""
@@ -254,6 +256,8 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
         if track == "llm":  # the model's counts, from the records' notes, at the prices the result states
             stated = (rung.get("model") or {}).get("prices_usd_per_million_tokens")
             figures["model"] = model_figures(games, None if stated is None else (stated["input"], stated["output"]))
+            for r in games:
+                _check_transcripts(f"rung {name}", r, played)
         for figure, value in figures.items():
             if not _same(rung.get(figure), value):
                 _fail(f"rung {name}: {figure} is {rung.get(figure)!r:.80} in the result, {value!r:.80} from the "
@@ -264,6 +268,34 @@ def _check_result(result: dict[str, Any], records: dict[str, list[dict[str, Any]
     expected_headline = {"name": HEADLINES[track], **headline(result["rungs"])}
     if not _same(result["headline"], expected_headline):
         _fail(f"the headline {result['headline']!r:.80} is not the rungs' {expected_headline!r:.80}")
+
+
+def _check_transcripts(what: str, record: dict[str, Any], played: str) -> None:
+    """In a game of the llm track, the model's transcript of each deal is the cards its seat played, in order: every
+    card read from its answers was played, and a decision that read none ended the game as that seat's error."""
+    rules = make_rules(record["rules"])
+    for k, deal in enumerate(record["deals"]):
+        for seat, spec in enumerate(record["seating"]):
+            if spec != played:
+                continue
+            decisions = deal.get("transcripts", {}).get(str(seat))
+            if decisions is None:
+                _fail(f"{what}: deal {record['deal']} seating {record['seating_index']} has no transcript of seat "
+                      f"{seat}, the model's")
+            replay = Deal.from_hands(rules, deal["hands"], pass_direction=deal["pass_direction"],
+                                     dealer=deal["dealer"])
+            cards = []
+            for card in deal["history"]:
+                if replay.current == seat:
+                    cards.append(format_card(card, rules))
+                replay.apply(card)
+            read = [d.get("card") for d in decisions]
+            unread = read[len(cards):]
+            error = record["error"]
+            if read[:len(cards)] != cards or len(unread) > 1 or (unread and not (
+                    unread[0] is None and k == len(record["deals"]) - 1 and error and error["seat"] == seat)):
+                _fail(f"{what}: deal {record['deal']} seating {record['seating_index']}: seat {seat}'s transcript "
+                      f"reads {read[:6]}... but the seat played {cards[:6]}...")
 
 
 def _check_games(what: str, games: list[dict[str, Any]], specs: list[str], seed: int, result: dict[str, Any],
