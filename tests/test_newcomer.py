@@ -521,3 +521,13 @@ def test_serve_stops_a_game_whose_agent_fails_with_its_line_on_the_page_and_its_
     log = Path(said.split("its traceback in ")[1])
     assert "in end_deal" in log.read_text() and "ArithmeticError: end broke" in log.read_text()
     log.unlink()
+
+
+def test_verify_and_speed_name_what_was_wrong_once_in_their_own_words(tmp_path):
+    """Issue 63, more bad input: `verify` named the file twice (`x.log: x.log is not a JSON file`), and `hearts-env
+    speed` with a wrong option said `run.py: error`, a name the user never typed."""
+    (tmp_path / "notes.txt").write_text("not json\n")
+    line = _one_line(_cli("benchmark", "verify", "notes.txt", cwd=tmp_path).stderr)
+    assert line.startswith("hearts-env benchmark verify: notes.txt is not a JSON file") and line.count("notes.txt") == 1
+    speed = _cli("speed", "--nosuch")
+    assert speed.returncode == 2 and speed.stderr.strip().splitlines()[-1].startswith("hearts-env speed: error:")

@@ -154,7 +154,8 @@ def _verify(args: argparse.Namespace) -> int:
             result = verify_run(path, leaderboard=args.leaderboard, ladder_sample=args.ladder_sample,
                                 sample_seed=args.sample_seed)
         except VerificationFailed as e:
-            print(f"hearts-env benchmark verify: {path}: {e}", file=sys.stderr)
+            named = str(e).startswith(str(path))  # the file's own refusal names it already
+            print(f"hearts-env benchmark verify: {'' if named else f'{path}: '}{e}", file=sys.stderr)
             return 1
         games = sum(r["seat_games"] for r in result["rungs"].values())
         print(f"{path}: verified ({result['agent']}, {result['tier']}, {result['deals']} deals, {games} seat-games "
