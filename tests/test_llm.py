@@ -212,3 +212,27 @@ def test_a_model_is_benchmarked_on_the_llm_track_and_the_llm_track_benchmarks_on
         run_benchmark("llm(model='m', base_url='http://127.0.0.1:9')", tier="smoke")
     with pytest.raises(ValueError, match="prices must be two numbers"):
         run_benchmark("llm(model='m', base_url='http://127.0.0.1:9')", tier="smoke", track="llm", prices=(1.0,))
+
+
+def test_the_dealer_holds_a_token_budget_and_a_larger_one_resumes_the_run(tmp_path):
+    """Issue 66: the dealer, as the model's proxy, holds a token budget: the run pauses once the model's tokens reach
+    it (the games in play finish and are written), and resuming with a larger budget finishes it."""
+    from hearts_env.evaluation.arena.pause import RunPaused
+    from hearts_env.evaluation.benchmark import run_benchmark
+
+    out = tmp_path / "run"
+    with ChatServer() as server:
+        spec = f"llm(model='m', base_url={server.base_url!r})"
+        with pytest.raises(RunPaused, match="the token budget is spent"):
+            run_benchmark(spec, tier="smoke", track="llm", rungs=["random", "greedy"], jobs=1, out=out,
+                          token_budget=1)
+        assert len((out / "random.jsonl").read_text().splitlines()) == 1  # one game, then no other started
+        with pytest.raises(RunPaused, match="before the games against random"):  # the budget counts every sitting
+            run_benchmark(spec, tier="smoke", track="llm", rungs=["random", "greedy"], jobs=1, out=out,
+                          resume=True, token_budget=2)
+        result = run_benchmark(spec, tier="smoke", track="llm", rungs=["random", "greedy"], jobs=1, out=out,
+                               resume=True, token_budget=10**9)
+    assert [r["model"]["games"] for r in result["rungs"].values()] == [32, 32]
+    assert [s["status"][:6] for s in result["sittings"]] == ["paused", "paused", "finish"]
+    with pytest.raises(ValueError, match="token_budget is the llm track's"):
+        run_benchmark("heuristic", tier="smoke", token_budget=100)

@@ -126,7 +126,7 @@ def _benchmark(args: argparse.Namespace) -> int:
                                    isolation=args.isolation, rungs=args.opponents, holdout=holdout,
                                    move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
                                    agent_secret=args.agent_secret, track=args.track, extend=args.extend,
-                                   failures=failures, prices=args.prices)
+                                   failures=failures, prices=args.prices, token_budget=args.token_budget)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
@@ -526,6 +526,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 "model, llm(model=..., base_url=...), its calls made by the dealer (docs/llm.md)")
     benchmark.add_argument("--prices", type=_prices, default=None, metavar="IN,OUT",
                            help="llm track: US dollars per million tokens in and out, for the cost a deal")
+    benchmark.add_argument("--token-budget", type=_at_least(1), default=None, metavar="TOKENS",
+                           help="llm track: pause the run once the model's tokens in and out reach this many (the "
+                                "games in play finish; --resume with a larger budget continues)")
     benchmark.add_argument("--opponents", nargs="+", help="only these opponents of the track (ladder, for development: "
                            + ", ".join(rung.name for rung in v1.ladder) + "; reference: "
                            + ", ".join(rung.name for rung in v1.references) + ", default "

@@ -9,7 +9,7 @@ import os
 import queue
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
@@ -39,7 +39,8 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
               progress: bool = False, move_time_limit: float | None = None,
               backend: str = "processes", isolation: str = "seating",
               only_seatings: Sequence[int] | None = None, agent_seed: int | None = None,
-              seats: SeatOptions | None = None, games: Sequence[tuple[int, int]] | None = None) -> list[dict[str, Any]]:
+              seats: SeatOptions | None = None, games: Sequence[tuple[int, int]] | None = None,
+              watch: Callable[[dict[str, Any]], str | None] | None = None) -> list[dict[str, Any]]:
     """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
     every record, those resumed from ``out`` included.
 
@@ -67,7 +68,8 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
 
     With local processes, the first SIGINT or SIGTERM pauses the run: no game starts, the games in play
     finish and are written, and :class:`~hearts_env.evaluation.arena.pause.RunPaused` is raised (``resume``
-    continues); a second signal stops at once (``KeyboardInterrupt``).
+    continues); a second signal stops at once (``KeyboardInterrupt``). ``watch`` sees each record as it is written
+    and may pause the run the same way by returning its reason (the benchmark's token budget).
     """
     specs = cast(list[str], [s.text if isinstance(s, AgentSpec) else s for s in specs])  # records keep the text
     rules, seats, chosen = _checked_arguments(specs, deals, rules, jobs, out, resume, move_time_limit, backend,
@@ -118,6 +120,7 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
                     results = _here(todo, pause)
                 else:
                     results = _in_processes(todo, jobs, path, pause)
+                why = None
                 for record in results:
                     done[(record["deal"], record["seating_index"])] = record
                     if sink is not None:
@@ -125,9 +128,12 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
                         sink.flush()
                     written += 1
                     bar.update(1)
+                    if watch is not None and why is None and (why := watch(record)) is not None:
+                        pause.asked = True  # no game starts; those in play finish and are written
                 if pause.asked and written < len(todo):
                     then = f"{path} holds them; resume continues" if path is not None else "no results file to resume"
-                    raise RunPaused(f"paused: the games in play were finished ({written} game(s) of this tournament "
+                    raise RunPaused(f"paused{f' ({why})' if why else ''}: the games in play were finished ({written} "
+                                    f"game(s) of this tournament "
                                     f"played by this call, {len(todo) - written} left); {then}")
         finally:
             bar.close()

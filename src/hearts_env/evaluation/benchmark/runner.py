@@ -26,7 +26,7 @@ from hearts_env.agents.failures import ERRORS_LOG, FailureReport
 from hearts_env.evaluation.arena.game import SeatOptions
 from hearts_env.evaluation.arena.owner import owning
 from hearts_env.evaluation.arena.pause import RunPaused, pausable
-from hearts_env.evaluation.arena.runner import check_jobs, probe_agent, run_arena
+from hearts_env.evaluation.arena.runner import check_jobs, probe_agent, read_records, run_arena
 from hearts_env.evaluation.benchmark.checks import (
     BenchmarkCheckFailed,
     check_even,
@@ -82,7 +82,7 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                   move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
                   agent_secret: int | None = None, track: str = "ladder", extend: bool = False,
                   failures: FailureReport | None = None,
-                  prices: tuple[float, float] | None = None) -> dict[str, Any]:
+                  prices: tuple[float, float] | None = None, token_budget: int | None = None) -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
@@ -114,7 +114,10 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     proxy: its calls leave from the dealer's process, which holds the key; the prompt and the parser are this
     project's code and the model behind its endpoint is the only thing under test — against the ladder; each rung's
     ``model`` figures count its decisions, calls, retries, forfeits and tokens, and with ``prices`` (US dollars per
-    million tokens in and out) its cost a deal. Every decision's prompt and answers are in the records.
+    million tokens in and out) its cost a deal. Every decision's prompt and answers are in the records. With
+    ``token_budget`` the dealer stops the run once the model's tokens (in and out, every sitting's) reach it: the games
+    in play finish (so it may pass the budget by what they spend) and :class:`RunPaused` says so; ``resume`` with a
+    larger budget continues.
 
     ``failures``: where every game's error goes, each seat's with its traceback (default: ``errors.log`` in
     ``out``, written when there is one; none without ``out``).
@@ -122,7 +125,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     spec = spec.text if isinstance(spec, AgentSpec) else spec  # the result and the records keep the text as written
     format = format or (HELD_OUT_FORMAT if holdout is not None else "solo")
     the_suite, deals, rules, seatings, ladder = _checked_arguments(spec, suite, tier, preset, format, jobs, isolation,
-                                                                   rungs, holdout, agent_secret, track, prices)
+                                                                   rungs, holdout, agent_secret, track, prices,
+                                                                   token_budget)
     sandbox = sandbox or Sandbox()
     if track == "llm":
         isolation = "none"  # the dealer plays the model's harness itself (its own code): the model proxy
@@ -174,6 +178,9 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
 
         started = time.time()
         games = format_games(format, deals)
+        meter = None if token_budget is None else TokenMeter(token_budget, played, [
+            record for rung in ladder if folder is not None and (folder / f"{rung.name}.jsonl").exists()
+            for record in read_records(folder / f"{rung.name}.jsonl")])
         figures = {}
         sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier)
         try:
@@ -181,6 +188,9 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                 for k, rung in enumerate(ladder):
                     if pause.asked:  # between two rungs: nothing in play
                         raise RunPaused(f"paused before the games against {rung.name}; resume continues")
+                    if meter is not None and meter.spent_all():
+                        raise RunPaused(f"paused before the games against {rung.name} ({meter.said()}); resume "
+                                        "with a larger budget continues")
                     if progress:
                         games_of = "one game each" if format == "once" else f"x {len(seatings)} seatings"
                         print(f"[{k + 1}/{len(ladder)}] {spec} against {rung.name}: {deals} deals {games_of}",
@@ -191,7 +201,7 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                                         resume=path is not None and path.exists(), progress=progress,
                                         isolation="none" if isolation == "none" else "seating",
                                         only_seatings=seatings, agent_seed=agent_seed, move_time_limit=move_time_limit,
-                                        seats=seats, games=games)
+                                        seats=seats, games=games, watch=meter)
                     check_totals(records)
                     if failures is not None:
                         failures.add_records(records)
@@ -233,6 +243,30 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
         return result
 
 
+class TokenMeter:
+    """The llm track's token budget, kept by the dealer: the model's tokens in and out over the records of ``played``
+    (its spec in them) already written, then each record as it is written (:func:`run_arena`'s ``watch``), which
+    returns why the run must pause once the budget is spent."""
+
+    def __init__(self, budget: int, played: str, records: Sequence[dict[str, Any]]):
+        self.budget, self.played, self.spent = budget, played, 0
+        for record in records:
+            self(record)
+
+    def __call__(self, record: dict[str, Any]) -> str | None:
+        for seat, spec in enumerate(record["seating"]):
+            if spec == self.played:
+                notes = record.get("notes", {}).get(str(seat), {})
+                self.spent += notes.get("prompt_tokens", 0) + notes.get("completion_tokens", 0)
+        return self.said() if self.spent_all() else None
+
+    def spent_all(self) -> bool:
+        return self.spent >= self.budget
+
+    def said(self) -> str:
+        return f"the token budget is spent: {self.spent:,} of {self.budget:,} tokens"
+
+
 _MACHINE_FOLDERS = re.compile(r"(?<![\w.~/])(?:/|[A-Za-z]:[\\/])(?:[^\s'\",()\\/]+[\\/])+")
 """The folders of an absolute path (POSIX or Windows) in a spec or a message, up to the file's name."""
 
@@ -254,8 +288,8 @@ def public_message(message: str, folder: Path | None) -> str:
 
 def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: str, jobs: int | None,
                        isolation: str, rungs: Sequence[str] | None, holdout: int | None, agent_secret: int | None,
-                       track: str, prices: tuple[float, float] | None) -> tuple[Suite, int, Rules, list[int],
-                                                                                 tuple[Rung, ...]]:
+                       track: str, prices: tuple[float, float] | None,
+                       token_budget: int | None) -> tuple[Suite, int, Rules, list[int], tuple[Rung, ...]]:
     """:func:`run_benchmark`'s arguments checked, each refusal one line naming what is allowed: the suite, its
     tier's deals, the preset's rules, the format's seatings and the rungs to play."""
     if isolation not in AGENT_ISOLATION:
@@ -289,6 +323,10 @@ def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: st
     if prices is not None and not (isinstance(prices, tuple | list) and len(prices) == 2 and all(
             isinstance(p, int | float) and not isinstance(p, bool) and p >= 0 for p in prices)):
         raise ValueError(f"prices must be two numbers >= 0 (US dollars per million tokens in and out), got {prices!r}")
+    if token_budget is not None and (track != "llm" or isinstance(token_budget, bool)
+                                     or not isinstance(token_budget, int) or token_budget < 1):
+        raise ValueError(f"token_budget is the llm track's (a whole number of tokens >= 1), got {token_budget!r} on "
+                         f"the {track} track")
     if parsed.scheme == "hosted":
         raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
                          f"its own (isolation='process')")
