@@ -192,6 +192,13 @@ def test_the_llm_track_plays_a_model_through_the_dealer_with_every_prompt_answer
     assert sum(len(d["answers"]) for d in decisions) == calls
     assert f"| greedy | {decided} | {decided + 1} | 1 | 0 |" in markdown(result)
     assert verify_run(tmp_path / "run")["track"] == "llm"
+    from hearts_env.evaluation.benchmark.verify import check_run, pack_records, read_run, unpack_records
+
+    read, records = read_run(tmp_path / "run")  # a packed row keeps the transcripts, and verifies from them
+    unpacked = unpack_records(read, pack_records(read, records))
+    check_run(read, unpacked)
+    assert [d["deals"][0]["transcripts"] for d in unpacked["greedy"]] == [
+        d["deals"][0]["transcripts"] for d in sorted(records["greedy"], key=lambda r: (r["deal"], r["seating_index"]))]
     # a transcript edited to read another card than the seat played is named by verify
     path = tmp_path / "run" / "greedy.jsonl"
     first = json.loads(path.read_text().splitlines()[0])

@@ -57,7 +57,8 @@ class VerificationFailed(ValueError):
 
 def pack_records(result: dict[str, Any], records_by_rung: dict[str, list[dict[str, Any]]]) -> bytes:
     """A run's records in the compact form leaderboard rows ship: per game the rung, deal, seating, every
-    card in order (hex, one byte each), the error and the seat timings; xz-compressed JSON lines. The
+    card in order (hex, one byte each), the error and the seat timings, and what the seats reported (``notes``) and a
+    model's ``transcripts`` where there are some; xz-compressed JSON lines. The
     hands, points and moons are not stored: :func:`unpack_records` re-deals and replays them."""
     lines = []
     for rung, records in records_by_rung.items():
@@ -65,9 +66,12 @@ def pack_records(result: dict[str, Any], records_by_rung: dict[str, list[dict[st
             if len(r["deals"]) != 1:
                 raise ValueError("only one-deal episodes pack (the suite's presets are one deal each)")
             error = None if r["error"] is None else {k: r["error"][k] for k in ("seat", "kind", "message")}
-            notes = [r["notes"]] if "notes" in r else []  # what reference programs reported (xinxin's fallbacks)
+            # what the seats reported (xinxin's fallbacks, a model's tokens), then a model's transcripts (llm track)
+            transcripts = r["deals"][0].get("transcripts")
+            extra = [r.get("notes")] if "notes" in r or transcripts else []
+            extra += [transcripts] if transcripts else []
             lines.append(json.dumps([rung, r["deal"], r["seating_index"], bytes(r["deals"][0]["history"]).hex(),
-                                     error, r["think_seconds"], r["decisions"], r["slowest_move_seconds"], *notes],
+                                     error, r["think_seconds"], r["decisions"], r["slowest_move_seconds"], *extra],
                                     separators=(",", ":")))
     return lzma.compress(("\n".join(lines) + "\n").encode(), preset=9 | lzma.PRESET_EXTREME)
 
@@ -80,7 +84,11 @@ def unpack_records(result: dict[str, Any], data: bytes) -> dict[str, list[dict[s
     out: dict[str, list[dict[str, Any]]] = {name: [] for name in result["rungs"]}
     for number, line in enumerate(lzma.decompress(data).decode().splitlines(), 1):
         try:
-            rung, deal, seating_index, cards, error, think, decisions, slowest, *notes = json.loads(line)
+            rung, deal, seating_index, cards, error, think, decisions, slowest, *extra = json.loads(line)
+            if len(extra) > 2:
+                raise ValueError(f"{len(extra)} fields after the timings, at most 2 (notes, transcripts)")
+            notes = extra[0] if extra and extra[0] is not None else None
+            transcripts = extra[1] if len(extra) == 2 else None
             history = list(bytes.fromhex(cards))
             specs = [played, result["rungs"][rung]["spec"]]
         except (ValueError, KeyError, TypeError) as e:
@@ -92,9 +100,10 @@ def unpack_records(result: dict[str, Any], data: bytes) -> dict[str, list[dict[s
             "seed": seed, **({} if agent_seed is None else {"agent_seed": agent_seed}),
             "rules": result["rules"], "error": error, "think_seconds": think,
             "decisions": decisions, "slowest_move_seconds": slowest, "move_time_limit": result.get("move_time_limit"),
-            **({"notes": notes[0]} if notes else {}),
+            **({"notes": notes} if notes is not None else {}),
             "deals": [{"hands": list(dealt.dealt), "pass_direction": dealt.pass_direction_name,
-                       "dealer": dealt.dealer, "history": history, "points": None}]}
+                       "dealer": dealt.dealer, "history": history, "points": None,
+                       **({"transcripts": transcripts} if transcripts is not None else {})}]}
         try:
             replayed = replay_record(record)
         except (ValueError, IndexError) as e:
