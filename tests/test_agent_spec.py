@@ -56,8 +56,9 @@ def test_hosting_a_seated_spec_is_refused_when_it_is_built():
 def test_the_seated_schemes_come_from_the_wing_through_the_entry_point_group():
     found = {ep.name: ep.value for ep in entry_points(group=SCHEME_GROUP)}
     assert found == {"seat": "hearts_env.evaluation.seat.schemes:SEAT",
-                     "hosted": "hearts_env.evaluation.seat.schemes:HOSTED"}
-    assert {name for name, scheme in schemes().items() if scheme.seated} == {"seat", "hosted"}
+                     "hosted": "hearts_env.evaluation.seat.schemes:HOSTED",
+                     "remote": "hearts_env.evaluation.seat.schemes:REMOTE"}
+    assert {name for name, scheme in schemes().items() if scheme.seated} == {"seat", "hosted", "remote"}
     assert not schemes()["sb3"].seated
 
 

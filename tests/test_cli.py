@@ -109,14 +109,15 @@ def test_speed_forwards_its_options_to_the_benchmark_script(monkeypatch, capsys)
     seen = {}
 
     def fake_run_path(path, run_name):
-        import sys
+        def fake_main(argv, prog):
+            seen["argv"], seen["prog"] = ["run.py", *argv], prog
 
-        seen["argv"] = list(sys.argv)
+        return {"main": fake_main}
 
     monkeypatch.setattr(runpy, "run_path", fake_run_path)
     monkeypatch.setattr("sys.argv", ["hearts-env"])
     assert main(["speed", "--only", "vector", "--seconds", "1"]) == 0
-    assert seen["argv"][1:] == ["--only", "vector", "--seconds", "1"]
+    assert seen["argv"][1:] == ["--only", "vector", "--seconds", "1"] and seen["prog"] == "hearts-env speed"
     assert main(["speed", "--help"]) == 0
     assert seen["argv"][1:] == ["--help"]
     assert capsys.readouterr().err == ""

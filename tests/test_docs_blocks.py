@@ -240,6 +240,9 @@ def _options(words: list[str]) -> list[str]:
 
 
 def _check_hearts_env(words: list[str], parser: argparse.ArgumentParser) -> str | None:
+    from hearts_env.cli import split_program
+
+    words, _ = split_program(words)  # `seat connect ... -- COMMAND`: the command's words are its own
     args, unknown, error = _parse(parser, words)
     if error:
         return error

@@ -71,10 +71,11 @@ def _arena(args: argparse.Namespace) -> int:
               "(checked before playing)", file=sys.stderr)
         return 2
     try:
-        records = run_arena(args.agents, deals=args.deals, rules=make_rules(args.rules), seed=args.seed,
-                            jobs=args.jobs, out=args.out, resume=args.resume, progress=not args.json,
-                            move_time_limit=args.move_time_limit, backend=args.backend, isolation=args.isolation,
-                            seats=SeatOptions(sandbox=Sandbox(mode=args.sandbox)))
+        with _seat_server(args, "arena"):
+            records = run_arena(args.agents, deals=args.deals, rules=make_rules(args.rules), seed=args.seed,
+                                jobs=args.jobs, out=args.out, resume=args.resume, progress=not args.json,
+                                move_time_limit=args.move_time_limit, backend=args.backend, isolation=args.isolation,
+                                seats=SeatOptions(sandbox=Sandbox(mode=args.sandbox)))
         summary = summarize(records)
         if args.ratings:
             summary["ratings"] = ratings(records)
@@ -94,6 +95,55 @@ def _arena(args: argparse.Namespace) -> int:
               f"{failures.line()}{then}", file=sys.stderr)
         return 0 if args.allow_errors else 3
     return 0
+
+
+def _seat_server_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seat-server", metavar="HOST:PORT",
+                        help="listen here for remote seats ('remote:NAME' specs: programs elsewhere that join with "
+                             "`hearts-env seat connect`; docs/seat-protocol.md)")
+    parser.add_argument("--seat-tokens", metavar="FILE",
+                        help='the remote seats\' tokens: a JSON object {"NAME": "TOKEN", ...} (16 characters or more)')
+    parser.add_argument("--seat-cert", metavar="PEM", help="serve remote seats over TLS with this certificate")
+    parser.add_argument("--seat-key", metavar="PEM", help="the certificate's private key (when not in --seat-cert)")
+
+
+def _seat_server(args: argparse.Namespace, command: str) -> Any:
+    """The seat server the command's remote seats join (``--seat-server``), or a context that does nothing."""
+    if args.seat_server is None:
+        for option in ("seat_tokens", "seat_cert", "seat_key"):
+            if getattr(args, option) is not None:
+                raise ValueError(f"--{option.replace('_', '-')} serves remote seats: give --seat-server HOST:PORT too")
+        return contextlib.nullcontext()
+    from hearts_env.evaluation.seat.bridge import parse_address
+    from hearts_env.evaluation.seat.remote import SeatServer
+
+    host, port = parse_address(args.seat_server)
+    if args.seat_tokens is None:
+        raise ValueError('--seat-server needs --seat-tokens FILE: a JSON object {"NAME": "TOKEN", ...}')
+    tokens = _load_json(args.seat_tokens)
+    if not isinstance(tokens, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tokens.items()):
+        raise ValueError(f'--seat-tokens {args.seat_tokens}: expected a JSON object {{"NAME": "TOKEN", ...}}')
+    server = SeatServer(tokens, host, port, certfile=args.seat_cert, keyfile=args.seat_key)
+    shown_host, shown_port = server.address
+    print(f"hearts-env {command}: remote seats {', '.join(sorted(tokens))} join at {shown_host}:{shown_port} "
+          f"({'TLS' if args.seat_cert else 'plain TCP: loopback or a trusted network only'})", file=sys.stderr)
+    return server
+
+
+def _seat(args: argparse.Namespace) -> int:
+    """``hearts-env seat connect HOST:PORT --seat NAME -- COMMAND...``."""
+    from hearts_env.evaluation.seat.bridge import Bridge, parse_address, read_token
+
+    command = list(args.program)
+    try:
+        host, port = parse_address(args.address)
+        token = read_token(args.token_file, os.environ)
+        bridge = Bridge(host, port, args.seat, token, command, tls=args.tls, cafile=args.cafile,
+                        max_programs=args.max_programs)
+    except ValueError as e:
+        print(f"hearts-env seat connect: {e}", file=sys.stderr)
+        return 2
+    return bridge.run()
 
 
 def _benchmark(args: argparse.Namespace) -> int:
@@ -120,7 +170,7 @@ def _benchmark(args: argparse.Namespace) -> int:
     try:
         holdout = _holdout(args)
         failures = FailureReport(Path(args.out) / ERRORS_LOG if args.out else None)
-        with contextlib.redirect_stdout(sys.stderr):  # what an in-process agent prints never mixes into --json
+        with contextlib.redirect_stdout(sys.stderr), _seat_server(args, "benchmark"):  # stdout: --json's alone
             result = run_benchmark(args.spec, suite=args.suite, tier=args.tier, preset=args.rules, format=args.format,
                                    out=args.out, resume=args.resume, jobs=args.jobs, progress=not args.json,
                                    isolation=args.isolation, rungs=args.opponents, holdout=holdout,
@@ -437,9 +487,10 @@ def _speed(args: argparse.Namespace) -> int:
 PAUSED_EXIT = 75
 """The exit status of a run paused by a signal (EX_TEMPFAIL: ``--resume`` continues it)."""
 
-POOL_COMMANDS = ("arena", "benchmark")
-"""Commands that run worker processes: SIGPIPE stays ignored there (as Python sets it), so a pipe to a
-worker that died raises and is reported as a dead worker, instead of killing the run silently."""
+POOL_COMMANDS = ("arena", "benchmark", "seat")
+"""Commands that run worker processes or pass bytes on (the seat bridge's sockets and pipes): SIGPIPE stays ignored
+there (as Python sets it), so a pipe to a worker or a peer that went away raises and is reported, instead of killing
+the command silently."""
 
 
 def _exploit(args: argparse.Namespace) -> int:
@@ -498,6 +549,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "agent process sees a deal twice; none: any worker plays any game (trusted agents)")
     arena.add_argument("--sandbox", choices=list(SANDBOX_MODES), default="auto",
                        help="the sandbox of seated agents ('seat:COMMAND', 'hosted:SPEC'; docs/seat-protocol.md)")
+    _seat_server_arguments(arena)
     arena.add_argument("--ratings", action="store_true", help="add OpenSkill ratings (extra 'arena')")
     arena.add_argument("--plot", help="write points distributions and the ladder to this PNG (extra 'arena')")
     arena.set_defaults(func=_arena)
@@ -542,6 +594,7 @@ def build_parser() -> argparse.ArgumentParser:
     benchmark.add_argument("--isolation", choices=list(AGENT_ISOLATION), default="process",
                            help="process: the agent plays from a sandboxed program of its own (a leaderboard row "
                                 "needs it); seating, none: inside the dealer's workers, for trusted agents")
+    _seat_server_arguments(benchmark)
     benchmark.add_argument("--sandbox", choices=list(SANDBOX_MODES), default="auto",
                            help="the agent program's sandbox: bwrap (bubblewrap namespaces), basic (limits, empty "
                                 "folder and environment only), auto: bwrap where it works")
@@ -605,6 +658,23 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--game", type=_at_least(0), default=0, help="record file: which game (line) to show")
     replay.set_defaults(func=_replay)
 
+    seat = sub.add_parser("seat", help="take a seat in a dealer's run from this machine (docs/seat-protocol.md)",
+                          formatter_class=defaults)
+    seat_tools = seat.add_subparsers(dest="tool", required=True)
+    connect = seat_tools.add_parser("connect", formatter_class=defaults,
+                                    usage="hearts-env seat connect HOST:PORT --seat NAME [options] -- COMMAND ...",
+                                    help="join HOST:PORT as remote seat NAME and run COMMAND for each game, its stdin "
+                                         "and stdout the seat protocol")
+    connect.add_argument("address", metavar="HOST:PORT", help="the dealer's seat server (--seat-server)")
+    connect.add_argument("--seat", required=True, help="the remote seat's name (remote:NAME in the dealer's command)")
+    connect.add_argument("--token-file", metavar="FILE",
+                         help="a file whose first line is the seat's token (default: $HEARTS_ENV_SEAT_TOKEN)")
+    connect.add_argument("--tls", action="store_true", help="the dealer serves TLS: verify its certificate")
+    connect.add_argument("--cafile", metavar="PEM", help="verify the dealer's certificate against this (implies --tls)")
+    connect.add_argument("--max-programs", type=_at_least(1), default=8,
+                         help="programs playing at once, at most (one per game the dealer runs in parallel)")
+    connect.set_defaults(func=_seat)  # the program to run for each game: the words after `--`
+
     serve = sub.add_parser("serve", help="a local page to play, watch and replay games (extra 'web'; docs/serve.md)",
                            formatter_class=defaults)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (only this machine by default)")
@@ -627,6 +697,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def split_program(argv: list[str]) -> tuple[list[str], list[str]]:
+    """``hearts-env seat connect ... -- COMMAND ...``: the command's own words (after ``--``, whatever they look like)
+    apart from hearts-env's; other commands' arguments as they are."""
+    if argv[:2] == ["seat", "connect"] and "--" in argv:
+        return argv[:argv.index("--")], argv[argv.index("--") + 1:]
+    return argv, []
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if len(argv) >= 2 and argv[0] == "benchmark" and argv[1] in BENCHMARK_TOOLS:
@@ -634,8 +712,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv[2:])
         args.command, args.spec = "benchmark", argv[1]
     else:
+        argv, program = split_program(argv)
         parser = build_parser()
         args, unknown = parser.parse_known_args(argv)
+        args.program = program
         if args.command in ("speed", "bench"):  # its options are speed/run.py's, which argparse cannot know
             args.forwarded = unknown
         elif unknown:

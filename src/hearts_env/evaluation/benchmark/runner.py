@@ -146,7 +146,9 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                                 "move_time_limit": move_time_limit}
     if track != "ladder":  # a ladder run's manifest stays as it was, so runs begun before tracks resume
         manifest["track"] = track
-    if isolation == "process":
+    if isolation == "process" and AgentSpec.parse(spec).scheme == "remote":
+        manifest["seat"] = REMOTE_SEAT
+    elif isolation == "process":
         manifest["seat"] = describe_limits(sandbox)
     if weights is not None:  # resuming with other weights behind the same spec would mix two agents
         manifest["agent_weights_sha256"] = weights["sha256"]
@@ -241,6 +243,13 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
             except ImportError as e:
                 print(f"hearts-env benchmark: no plot ({e})", file=sys.stderr)
         return result
+
+
+REMOTE_SEAT = {"sandbox": "remote",
+               "where": "a program on its own machine that joined the run's seat server (remote:NAME): no sandbox "
+                        "of the dealer's holds it, and its code never runs on the dealer's"}
+"""What a result says of the agent's seat when it played remotely (``seat``; a local program's: its sandbox's
+limits)."""
 
 
 class TokenMeter:

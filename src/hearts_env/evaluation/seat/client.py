@@ -18,7 +18,7 @@ import shutil
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from hearts_env import __version__
 from hearts_env.evaluation.seat.protocol import (
@@ -30,7 +30,7 @@ from hearts_env.evaluation.seat.protocol import (
     encode,
     view_to_json,
 )
-from hearts_env.evaluation.seat.sandbox import Launched, Sandbox, copy_kernels, launch, private_folder
+from hearts_env.evaluation.seat.sandbox import Sandbox, copy_kernels, launch, private_folder
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
 
@@ -38,6 +38,18 @@ START_SECONDS = 120.0
 """Deadline of the handshake: a program may load its weights and compile its kernels."""
 RESET_SECONDS = 60.0
 """Deadline of ``reset`` (the host warms an agent up on its first reset under new rules) and ``end_deal``."""
+
+
+class Channel(Protocol):
+    """What a seat's messages go through: a started program's stdin and stdout
+    (:class:`~hearts_env.evaluation.seat.sandbox.Launched`) or a remote seat's connection
+    (:class:`~hearts_env.evaluation.seat.remote.RemoteLink`)."""
+
+    def send(self, data: bytes) -> None: ...
+    def fileno(self) -> int: ...
+    def status(self) -> str: ...
+    def goodbye(self, data: bytes) -> None: ...
+    def kill(self) -> None: ...
 
 
 class SeatError(RuntimeError):
@@ -87,7 +99,7 @@ class SeatAgent:
         self.secret = secret
         self.restarts = 0
         self.info: dict[str, Any] | None = None
-        self._launched: Launched | None = None
+        self._launched: Channel | None = None
         self._buffer = b""
         self._cache = cache
         self._own_cache = cache is None
@@ -138,11 +150,16 @@ class SeatAgent:
                 shutil.rmtree(cache, ignore_errors=True)
                 raise SeatError("crash", f"cannot give the program its compiled kernels: {e}") from None
         try:
-            self._launched = launch(self.command, self.sandbox, cache)
+            launched = launch(self.command, self.sandbox, cache)
         except OSError as e:
             raise SeatError("crash", f"cannot start {shlex.join(self.command)}: {e}") from None
         if cache != self._cache:
-            self._launched.folders.append(cache)
+            launched.folders.append(cache)
+        self._launched = launched
+        return self._shake_hands()
+
+    def _shake_hands(self) -> dict[str, Any]:
+        """The handshake with a program just started (or joined): what it says of its agent."""
         self._buffer = b""
         try:
             reply = self._call({"type": "hello", "protocol": PROTOCOL, "dealer": f"hearts-env {__version__}"},
@@ -164,13 +181,7 @@ class SeatAgent:
         launched, self._launched = self._launched, None
         if launched is None:
             return
-        try:
-            if launched.process.poll() is None and launched.process.stdin is not None:
-                launched.process.stdin.write(encode({"type": "goodbye"}))
-                launched.process.stdin.flush()
-                launched.process.wait(timeout=2)
-        except (OSError, ValueError, Exception):
-            pass
+        launched.goodbye(encode({"type": "goodbye"}))
         launched.kill()
 
     def __del__(self) -> None:
@@ -193,13 +204,10 @@ class SeatAgent:
         launched = self._launched
         if launched is None:
             raise SeatError("crash", "the seat's program is not running")
-        process = launched.process
-        assert process.stdin is not None
         try:
-            process.stdin.write(encode(message))
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self._fail("crash", f"the program ended before {message['type']} ({_exit_status(process)})")
+            launched.send(encode(message))
+        except OSError:
+            self._fail("crash", f"the program ended before {message['type']} ({launched.status()})")
         line = self._read_line(timeout, message["type"])
         try:
             reply = decode(line)
@@ -214,8 +222,8 @@ class SeatAgent:
 
     def _read_line(self, timeout: float | None, request: str) -> bytes:
         launched = self._launched
-        assert launched is not None and launched.process.stdout is not None
-        fd = launched.process.stdout.fileno()
+        assert launched is not None
+        fd = launched.fileno()
         deadline = None if timeout is None else time.monotonic() + timeout
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
@@ -227,27 +235,42 @@ class SeatAgent:
                     self._fail("timeout", f"no reply to {request} within {timeout:g} s (the program was killed)")
                 if not selector.select(left):
                     continue
-                chunk = os.read(fd, 1 << 16)
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError:  # a remote seat's connection reset
+                    chunk = b""
                 if not chunk:
-                    launched.process.poll()
-                    self._fail("crash", f"the program ended during {request} ({_exit_status(launched.process)})")
+                    self._fail("crash", f"the program ended during {request} ({launched.status()})")
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
 
-def _exit_status(process: Any) -> str:
-    try:
-        code = process.wait(timeout=2)
-    except Exception:
-        return "still running"
-    if code is None:
-        return "still running"
-    return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
-
-
 MAX_NOTES = 16
 """Kinds a program may report per deal (``notes``), each name at most 40 characters."""
+
+
+class RemoteSeatAgent(SeatAgent):
+    """A seat played by a program elsewhere that joined the run's seat server (``remote:NAME``,
+    :mod:`~hearts_env.evaluation.seat.remote`): each start takes one joined connection of seat ``NAME`` and shakes
+    hands through it as with a program started here; everything after is the same protocol, deadlines and forfeits."""
+
+    name = "remote"
+
+    def __init__(self, seat: str, secret: int | None = None):
+        super().__init__([f"remote:{seat}"], secret=secret)
+        self.seat = seat
+
+    def start(self) -> dict[str, Any]:
+        if self._launched is not None:
+            return self.info or {}
+        from hearts_env.evaluation.seat.remote import connect_broker
+
+        try:
+            self._launched = connect_broker(self.seat)
+        except OSError as e:
+            raise SeatError("crash", str(e)) from None
+        return self._shake_hands()
 
 
 def _valid_notes(notes: Any) -> bool:

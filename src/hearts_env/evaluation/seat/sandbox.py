@@ -131,6 +131,34 @@ class Launched:
         self.folders = folders
         self.task_group = task_group  # its pids control group under a root dealer (task_groups)
 
+    # The channel a seat's messages go through (:class:`~hearts_env.evaluation.seat.client.SeatAgent`): the
+    # program's stdin and stdout here, a socket for a remote seat (:mod:`~hearts_env.evaluation.seat.remote`).
+    def send(self, data: bytes) -> None:
+        """Write ``data`` to the program (``OSError`` once it has ended)."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def fileno(self) -> int:
+        """What the program's replies are read from."""
+        assert self.process.stdout is not None
+        return self.process.stdout.fileno()
+
+    def status(self) -> str:
+        """How the program ended (``exit status 1``, ``killed by signal 9``), once it has."""
+        try:
+            code = self.process.wait(timeout=2)
+        except Exception:
+            return "still running"
+        return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+
+    def goodbye(self, data: bytes) -> None:
+        """Write the goodbye ``data`` and give the program two seconds to end (then :meth:`kill` ends it)."""
+        with contextlib.suppress(Exception):
+            if self.process.poll() is None:
+                self.send(data)
+                self.process.wait(timeout=2)
+
     def kill(self) -> None:
         """End the program and everything it started (its process group; the sandbox's PID namespace)."""
         if self.process.poll() is None:

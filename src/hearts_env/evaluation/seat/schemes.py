@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shlex
 
 from hearts_env.agents import AgentError, AgentSpec, Scheme
-from hearts_env.evaluation.seat.client import SeatAgent, host_command
+from hearts_env.evaluation.seat.client import RemoteSeatAgent, SeatAgent, host_command
 from hearts_env.evaluation.seat.sandbox import Sandbox
 
 
@@ -18,8 +19,14 @@ def seated_agent(spec: str | AgentSpec, sandbox: Sandbox | None = None, secret: 
     """The dealer's side of a seated spec: ``seat:COMMAND`` runs a program that speaks the seat protocol
     (docs/seat-protocol.md; words of the command that name files here are made absolute paths);
     ``hosted:SPEC`` runs agent ``SPEC`` behind the host program (:mod:`hearts_env.evaluation.seat.host`),
-    importing agent modules from the working folder too."""
+    importing agent modules from the working folder too; ``remote:NAME`` plays a program elsewhere that joined the
+    run's seat server as seat ``NAME`` (:mod:`hearts_env.evaluation.seat.remote`)."""
     parsed = AgentSpec.parse(spec)
+    if parsed.scheme == "remote":
+        if not REMOTE_NAME.fullmatch(parsed.target):
+            raise AgentError(f"agent spec {parsed.text!r}: a remote seat's name is letters, digits, '_', '.', '-' "
+                             "(at most 64), e.g. 'remote:alice'")
+        return RemoteSeatAgent(parsed.target, secret=secret)
     if parsed.scheme == "seat":
         words = [os.path.abspath(w) if not os.path.isabs(w) and os.path.exists(w) else w
                  for w in shlex.split(parsed.target)]
@@ -27,8 +34,8 @@ def seated_agent(spec: str | AgentSpec, sandbox: Sandbox | None = None, secret: 
         return SeatAgent(words, sandbox=_showing(sandbox, files), secret=secret, cache=cache,
                          fill_cache=fill_cache)
     if parsed.scheme != "hosted":
-        raise AgentError(f"agent spec {parsed.text!r} is not seated; seated specs are 'seat:COMMAND' and "
-                         "'hosted:SPEC'")
+        raise AgentError(f"agent spec {parsed.text!r} is not seated; seated specs are 'seat:COMMAND', "
+                         "'hosted:SPEC' and 'remote:NAME'")
     inner = AgentSpec.parse(parsed.target)
     if inner.seated:
         raise AgentError(f"agent spec {parsed.text!r}: 'hosted:' takes the spec of a Python agent, "
@@ -48,9 +55,14 @@ def _showing(sandbox: Sandbox | None, files: tuple[str, ...]) -> Sandbox:
     return dataclasses.replace(base, visible=(*base.visible, *files), workdir=workdir)
 
 
+REMOTE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""A remote seat's name (:data:`hearts_env.evaluation.seat.remote.NAME`)."""
+
 SEAT = Scheme("seat", seated_agent, body="verbatim", seated=True, needs="the command of a program",
               example="seat:node bot.js")
 HOSTED = Scheme("hosted", seated_agent, body="verbatim", seated=True, needs="the spec of a Python agent",
                 example="hosted:heuristic")
 
-__all__ = ["HOSTED", "SEAT", "seated_agent"]
+__all__ = ["HOSTED", "REMOTE", "SEAT", "seated_agent"]
+REMOTE = Scheme("remote", seated_agent, body="verbatim", seated=True, needs="the name of a remote seat",
+                example="remote:alice")

@@ -1,0 +1,138 @@
+"""Seats over the network (issue 65): a program elsewhere joins the dealer's seat server with its token and plays
+through the seat protocol, and whatever a joining connection does wrong is refused in one line without stopping the
+run. Everything runs for real on loopback: the server, the bridge (`hearts-env seat connect`) and the host program."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.seat.protocol import PROTOCOL
+from hearts_env.evaluation.seat.remote import SeatServer
+
+TOKEN = "0123456789abcdef-alice"
+HOST_PROGRAM = [sys.executable, "-m", "hearts_env.evaluation.seat.host", "heuristic"]
+
+
+def _bridge(port: int, token_file: Path, *extra: str) -> subprocess.Popen:
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    return subprocess.Popen([sys.executable, "-m", "hearts_env.cli", "seat", "connect", f"127.0.0.1:{port}",
+                             "--seat", "alice", "--token-file", str(token_file), *extra, "--", *HOST_PROGRAM],
+                            stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _join(port: int, line: bytes, wait: float = 5.0) -> dict:
+    """What the server answers a connection that sends ``line`` (b"" when it closes without a word)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as conn:
+        conn.sendall(line)
+        data = b""
+        while b"\n" not in data:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    return json.loads(data) if data else {}
+
+
+def _histories(records: list[dict]) -> list:
+    return [(r["deal"], r["seating_index"], r["deals"][0]["history"]) for r in records]
+
+
+def test_a_remote_program_plays_an_arena_card_for_card_as_the_same_program_started_here(tmp_path):
+    (tmp_path / "alice.token").write_text(TOKEN + "\n")
+    with SeatServer({"alice": TOKEN}) as server:
+        bridge = _bridge(server.address[1], tmp_path / "alice.token")
+        try:
+            remote = run_arena(["remote:alice", "random"], deals=2, jobs=2, out=tmp_path / "remote.jsonl")
+        finally:
+            server.close()
+            _, said = bridge.communicate(timeout=60)
+    assert bridge.returncode == 0 and "the dealer is done" in said
+    local = run_arena(["hosted:heuristic", "random"], deals=2, jobs=2)
+    assert all(r["error"] is None for r in remote) and len(remote) == 28
+    assert _histories(remote) == _histories(local)  # heuristic plays the same cards, wherever it runs
+    assert server.refusals == []
+
+
+def test_every_wrong_join_is_refused_in_one_line_and_the_run_goes_on(tmp_path):
+    """A wrong token, an unknown seat, another protocol, a line that is not a join, one past the size limit, a slow
+    drip and a connection that never speaks are each refused (answered where it can be, and logged once); a
+    remote program that then joins properly plays the whole run."""
+    (tmp_path / "alice.token").write_text(TOKEN + "\n")
+    join = {"type": "join", "protocol": PROTOCOL, "seat": "alice", "token": TOKEN}
+    with SeatServer({"alice": TOKEN}, join_seconds=1.0) as server:
+        port = server.address[1]
+        answers = [_join(port, (json.dumps({**join, **change}) + "\n").encode()) for change in
+                   ({"token": "x" * 22}, {"seat": "bob"}, {"protocol": PROTOCOL + 1})]
+        answers.append(_join(port, b"GET / HTTP/1.1\n"))
+        answers.append(_join(port, b"{" + b" " * 5000))
+        with socket.create_connection(("127.0.0.1", port)) as drip:  # a byte at a time, never a whole line
+            for _ in range(4):
+                drip.sendall(b" ")
+                time.sleep(0.4)
+            answers.append(json.loads(drip.recv(4096) or b"{}"))
+        with socket.create_connection(("127.0.0.1", port)) as silent:
+            silent.settimeout(5)
+            answers.append(json.loads(silent.recv(4096) or b"{}"))
+        assert [a.get("type") for a in answers] == ["refused"] * 7
+        reasons = [a["message"] for a in answers]
+        assert reasons[0] == "wrong token for seat 'alice'" and reasons[1] == "no remote seat 'bob' in this run"
+        assert reasons[2] == f"this dealer speaks seat protocol {PROTOCOL}, the program {PROTOCOL + 1}"
+        assert "not a JSON join message" in reasons[3] and "longer than 4096 bytes" in reasons[4]
+        assert reasons[5] == reasons[6] == "the join line did not come in time"
+        assert len(server.refusals) == 7 and all("\n" not in r for r in server.refusals)
+        bridge = _bridge(port, tmp_path / "alice.token")
+        try:
+            records = run_arena(["remote:alice", "random"], deals=1, jobs=1, isolation="none")
+        finally:
+            server.close()
+            bridge.communicate(timeout=60)
+    assert len(records) == 14 and all(r["error"] is None for r in records)
+
+
+def test_the_bridge_says_a_refusal_in_one_line_and_a_game_without_a_program_is_the_seat_s_crash(tmp_path):
+    (tmp_path / "wrong.token").write_text("wrong-token-0123456789\n")
+    with SeatServer({"alice": TOKEN}, pair_seconds=1.0) as server:
+        bridge = _bridge(server.address[1], tmp_path / "wrong.token")
+        _, said = bridge.communicate(timeout=60)
+        assert bridge.returncode == 2
+        assert said.strip() == "hearts-env seat connect: refused: wrong token for seat 'alice'"
+        with pytest.raises(ValueError, match="remote seat 'alice': no program joined within"):
+            run_arena(["remote:alice", "random"], deals=1, jobs=1, isolation="none")
+
+
+def test_a_seat_server_refuses_bad_settings_in_one_line():
+    with pytest.raises(ValueError, match="a token of at least 16 characters"):
+        SeatServer({"alice": "short"})
+    with pytest.raises(ValueError, match="remote seat name 'a b'"):
+        SeatServer({"a b": TOKEN})
+    with pytest.raises(ValueError, match="at least one remote seat"):
+        SeatServer({})
+
+
+def test_a_remote_agent_takes_a_held_out_benchmark_run_that_verifies(tmp_path):
+    """The strongest held-out form: the agent's code never touches the dealer's machine. A smoke run on held-out
+    deals against one rung, the agent joined through the bridge; the result says where its seat was, and verifies."""
+    from hearts_env.evaluation.benchmark import draw_holdout, run_benchmark
+    from hearts_env.evaluation.benchmark.verify import verify_run
+
+    (tmp_path / "alice.token").write_text(TOKEN + "\n")
+    with SeatServer({"alice": TOKEN}) as server:
+        bridge = _bridge(server.address[1], tmp_path / "alice.token")
+        try:
+            result = run_benchmark("remote:alice", tier="smoke", rungs=["greedy"], jobs=2, out=tmp_path / "run",
+                                   holdout=draw_holdout())
+        finally:
+            server.close()
+            bridge.communicate(timeout=60)
+    assert result["seat"]["sandbox"] == "remote" and result["rungs"]["greedy"]["errors"] == {}
+    assert result["rungs"]["greedy"]["seat_games"] == 40
+    assert verify_run(tmp_path / "run")["agent"] == "remote:alice"
