@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -136,3 +137,25 @@ def test_a_remote_agent_takes_a_held_out_benchmark_run_that_verifies(tmp_path):
     assert result["seat"]["sandbox"] == "remote" and result["rungs"]["greedy"]["errors"] == {}
     assert result["rungs"]["greedy"]["seat_games"] == 40
     assert verify_run(tmp_path / "run")["agent"] == "remote:alice"
+
+
+def test_over_tls_a_program_joins_with_the_dealer_s_certificate_and_a_plain_one_is_refused(tmp_path):
+    openssl = shutil.which("openssl")
+    assert openssl, "the TLS test makes its certificate with the openssl command"
+    cert, key = tmp_path / "dealer.pem", tmp_path / "dealer.key"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    (tmp_path / "alice.token").write_text(TOKEN + "\n")
+    with SeatServer({"alice": TOKEN}, certfile=str(cert), keyfile=str(key)) as server:
+        plain = _bridge(server.address[1], tmp_path / "alice.token")
+        _, said = plain.communicate(timeout=60)
+        assert plain.returncode == 2 and "join with --tls or --cafile" in said
+        assert "no TLS handshake (this dealer serves TLS" in server.refusals[0]
+        bridge = _bridge(server.address[1], tmp_path / "alice.token", "--cafile", str(cert))
+        try:
+            records = run_arena(["remote:alice", "random"], deals=1, jobs=1, isolation="none")
+        finally:
+            server.close()
+            bridge.communicate(timeout=60)
+    assert len(records) == 14 and all(r["error"] is None for r in records)

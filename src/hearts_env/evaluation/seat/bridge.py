@@ -85,7 +85,9 @@ class Bridge:
             print(f"hearts-env seat connect: refused: {e}", file=sys.stderr)
             return 2
         except (OSError, ssl.SSLError) as e:
-            print(f"hearts-env seat connect: cannot join {self.host}:{self.port}: {e}", file=sys.stderr)
+            hint = "" if self._tls is not None or not isinstance(e, ConnectionResetError) else \
+                " (if the dealer serves TLS, join with --tls or --cafile)"
+            print(f"hearts-env seat connect: cannot join {self.host}:{self.port}: {e}{hint}", file=sys.stderr)
             return 2
         while spare is not None:
             first = _wait_for_game(spare)

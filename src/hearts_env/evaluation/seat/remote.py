@@ -149,7 +149,11 @@ class SeatServer:
         except _Refused as e:
             self._refuse(conn, who, str(e))
             return
-        except (OSError, ssl.SSLError, ValueError) as e:
+        except ssl.SSLError as e:
+            self._refuse(conn, who, f"no TLS handshake (this dealer serves TLS: join with --tls or --cafile): "
+                                    f"{e.reason or e}")
+            return
+        except (OSError, ValueError) as e:
             self._refuse(conn, who, f"no join line: {e}")
             return
         with self._lock:
