@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: demo test speed bench lint clean test-wheel docs sandbox-tool xinxin compiler
+.PHONY: demo test check speed bench lint clean test-wheel docs sandbox-tool xinxin compiler
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,17 @@ test: $(VENV)/.test sandbox-tool xinxin
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 src baselines tests --ignore=tests/browser --ignore=tests/ray_tests
+
+# A fast subset for the edit-test loop (README: its time measured): lint, types, and the tests of the rules, the
+# engine, the envs and encoders, the agents and the commands' boundary. `make test` runs everything (CI does).
+CHECK_TESTS := tests/test_cards.py tests/test_rules.py tests/test_engine_scenarios.py tests/test_tricks.py \
+	tests/test_pass_directions.py tests/test_match.py tests/test_state.py tests/test_moved.py tests/test_render.py \
+	tests/test_text.py tests/test_hearts_v0.py tests/test_single_agent.py tests/test_agent_spec.py \
+	tests/test_agents.py tests/test_encoders.py tests/test_boundaries.py tests/test_cli.py
+check: $(VENV)/.test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	OMP_NUM_THREADS=1 $(PY) -m pytest -n 2 -q $(CHECK_TESTS) src/hearts_env
 
 $(VENV)/.speed: $(VENV)/.created pyproject.toml
 	$(PIP) -e ".[speed]"
