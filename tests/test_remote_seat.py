@@ -17,7 +17,7 @@ import pytest
 
 from hearts_env.evaluation.arena import run_arena
 from hearts_env.evaluation.seat.protocol import PROTOCOL
-from hearts_env.evaluation.seat.remote import SeatServer
+from hearts_env.evaluation.seat.remote import MAX_WAITING, SeatServer
 
 TOKEN = "0123456789abcdef-alice"
 HOST_PROGRAM = [sys.executable, "-m", "hearts_env.evaluation.seat.host", "heuristic"]
@@ -43,6 +43,17 @@ def _join(port: int, line: bytes, wait: float = 5.0) -> dict:
     return json.loads(data) if data else {}
 
 
+def _joined(port: int, line: bytes) -> socket.socket:
+    """A connection the server has seated (it answered ``joined``), left open."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=5)
+    conn.sendall(line)
+    answer = b""
+    while not answer.endswith(b"\n"):
+        answer += conn.recv(4096)
+    assert json.loads(answer)["type"] == "joined"
+    return conn
+
+
 def _histories(records: list[dict]) -> list:
     return [(r["deal"], r["seating_index"], r["deals"][0]["history"]) for r in records]
 
@@ -65,8 +76,9 @@ def test_a_remote_program_plays_an_arena_card_for_card_as_the_same_program_start
 
 def test_every_wrong_join_is_refused_in_one_line_and_the_run_goes_on(tmp_path):
     """A wrong token, an unknown seat, another protocol, a line that is not a join, one past the size limit, a slow
-    drip and a connection that never speaks are each refused (answered where it can be, and logged once); a
-    remote program that then joins properly plays the whole run."""
+    drip, a connection that never speaks, a flood of joins past the seat's bound and a connection that speaks before its
+    game are each refused (answered where it can be, and logged once); a remote program that then joins properly plays
+    the whole run."""
     (tmp_path / "alice.token").write_text(TOKEN + "\n")
     join = {"type": "join", "protocol": PROTOCOL, "seat": "alice", "token": TOKEN}
     with SeatServer({"alice": TOKEN}, join_seconds=1.0) as server:
@@ -90,13 +102,23 @@ def test_every_wrong_join_is_refused_in_one_line_and_the_run_goes_on(tmp_path):
         assert "not a JSON join message" in reasons[3] and "longer than 4096 bytes" in reasons[4]
         assert reasons[5] == reasons[6] == "the join line did not come in time"
         assert len(server.refusals) == 7 and all("\n" not in r for r in server.refusals)
+        line = (json.dumps(join) + "\n").encode()
+        flood = [_joined(port, line) for _ in range(MAX_WAITING)]  # a seat's waiting connections are bounded
+        refused = _join(port, line)
+        assert refused["message"] == f"seat 'alice' has {MAX_WAITING} connections waiting for a game already"
+        for conn in flood:  # gone before a game needs them: dropped without a word
+            conn.close()
+        talker = _joined(port, line)  # speaks before the dealer's hello: refused when its game would begin
+        talker.sendall(b'{"type": "card", "card": 0}\n')
         bridge = _bridge(port, tmp_path / "alice.token")
         try:
             records = run_arena(["remote:alice", "random"], deals=1, jobs=1, isolation="none")
         finally:
+            talker.close()
             server.close()
             bridge.communicate(timeout=60)
     assert len(records) == 14 and all(r["error"] is None for r in records)
+    assert len(server.refusals) == 9 and "it spoke before its game began" in server.refusals[-1]
 
 
 def test_the_bridge_says_a_refusal_in_one_line_and_a_game_without_a_program_is_the_seat_s_crash(tmp_path):

@@ -5,8 +5,9 @@ The dealer's command holds a :class:`SeatServer`: it listens on a port, reads ea
 (``{"type": "join", "protocol": 1, "seat": NAME, "token": TOKEN}``, within :data:`JOIN_SECONDS`, at most
 :data:`MAX_JOIN` bytes), checks the seat's token in constant time and answers ``{"type": "joined"}`` — or
 ``{"type": "refused", "message": ...}`` and closes, for a wrong token, an unknown seat, another protocol, a line too
-long or too slow. A joined connection waits until a game needs that seat: the arena's ``remote:NAME`` spec
-(:class:`RemoteSeatAgent`, in any of the run's worker processes) asks the server, through a Unix socket only this
+long or too slow, or a seat with :data:`MAX_WAITING` connections waiting already. A joined connection waits until a
+game needs that seat: the arena's ``remote:NAME`` spec (:class:`RemoteSeatAgent`, in any of the run's worker
+processes) asks the server, through a Unix socket only this
 machine's dealer can reach (its path in :data:`BROKER_VARIABLE`), for one, and the server passes the seat's messages
 both ways from then on: the dealer's ``hello`` is the first thing the joined program hears. Everything after the join
 is the seat protocol as the dealer speaks it to a program it started — the same deadlines, the same limits, the same
@@ -53,6 +54,8 @@ NAME = REMOTE_NAME
 """A remote seat's name: what ``remote:NAME`` and the join line say."""
 MIN_TOKEN = 16
 """Characters of a seat's token, at least."""
+MAX_WAITING = 16
+"""Joined connections a seat may hold waiting for games (a bridge keeps one spare; a flood is refused past this)."""
 
 
 class SeatServer:
@@ -160,10 +163,14 @@ class SeatServer:
             if self._closed:
                 conn.close()
                 return
-            conn.settimeout(None)
-            _send(conn, {"type": "joined", "seat": name})
-            self._idle[name].append(conn)
-            self._lock.notify_all()
+            waiting = len(self._idle[name]) >= MAX_WAITING and len(self._prune(name)) >= MAX_WAITING
+            if not waiting:
+                conn.settimeout(None)
+                _send(conn, {"type": "joined", "seat": name})
+                self._idle[name].append(conn)
+                self._lock.notify_all()
+        if waiting:
+            self._refuse(conn, who, f"seat {name!r} has {MAX_WAITING} connections waiting for a game already")
 
     def _admit(self, line: bytes) -> str:
         """The seat a join line names, or :class:`_Refused` saying why not."""
@@ -226,18 +233,32 @@ class SeatServer:
                 idle = self._idle.get(name)
                 if idle is None:
                     return None
-                while idle:
+                if self._prune(name):
                     conn = idle.pop(0)
-                    if _quiet(conn):  # not closed, and said nothing out of turn while it waited
-                        self._playing.add(conn)
-                        return conn
-                    with contextlib.suppress(OSError):
-                        conn.close()
+                    self._playing.add(conn)
+                    return conn
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
                 self._lock.wait(left)
         return None
+
+    def _prune(self, name: str) -> list[socket.socket]:
+        """Seat ``name``'s waiting connections, those that closed dropped and those that spoke out of turn refused
+        (a program speaks when spoken to: the dealer's hello comes first); called holding the lock."""
+        kept = []
+        for conn in self._idle[name]:
+            state = _waited(conn)
+            if state == "quiet":
+                kept.append(conn)
+                continue
+            if state == "spoke":
+                self._refuse(conn, _peer(conn), "it spoke before its game began (a program speaks when spoken to: "
+                                                "the dealer's hello comes first)")
+            with contextlib.suppress(OSError):
+                conn.close()
+        self._idle[name][:] = kept
+        return kept
 
     def _done(self, conn: socket.socket) -> None:
         with self._lock:
@@ -272,15 +293,26 @@ def _read_line(conn: socket.socket, limit: int, deadline: float) -> bytes:
     return data.split(b"\n", 1)[0]
 
 
-def _quiet(conn: socket.socket) -> bool:
-    """Whether a joined connection is open and has sent nothing since (it may speak only when spoken to)."""
-    if isinstance(conn, ssl.SSLSocket) and conn.pending():
-        return False
+def _waited(conn: socket.socket) -> str:
+    """How a joined connection waited for its game: ``quiet`` (open, nothing sent: a program speaks only when spoken
+    to), ``spoke`` (it sent something) or ``closed``."""
     try:
-        readable, _, _ = select.select([conn], [], [], 0)
-    except (OSError, ValueError):
-        return False
-    return not readable
+        if not (isinstance(conn, ssl.SSLSocket) and conn.pending()):
+            readable, _, _ = select.select([conn], [], [], 0)
+            if not readable:
+                return "quiet"
+        conn.settimeout(0.5)
+        return "spoke" if conn.recv(1) else "closed"
+    except (OSError, ValueError, ssl.SSLError):
+        return "closed"
+
+
+def _peer(conn: socket.socket) -> str:
+    try:
+        host, port = conn.getpeername()[:2]
+        return f"{host}:{port}"
+    except OSError:
+        return "a closed connection"
 
 
 def _relay(worker: socket.socket, remote: socket.socket, done: Any) -> None:
