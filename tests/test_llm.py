@@ -175,22 +175,25 @@ def test_the_llm_track_plays_a_model_through_the_dealer_with_every_prompt_answer
     script = [("answer", "I think so. Final Answer: nothing")]  # the first decision needs its retry
     with ChatServer(script) as server:
         spec = f"llm(model='m', base_url={server.base_url!r})"
-        result = run_benchmark(spec, tier="smoke", track="llm", rungs=["greedy"], jobs=1, out=tmp_path / "run",
-                               prices=(2.0, 8.0))
+        result = run_benchmark(spec, tier="smoke", track="llm", jobs=2, out=tmp_path / "run", prices=(2.0, 8.0))
         calls = len(server.requests)
-    model = result["rungs"]["greedy"]["model"]
     assert result["track"] == "llm" and result["isolation"] == "none" and result["deals"] == 8
+    assert list(result["rungs"]) == ["random", "greedy", "heuristic", "pimc"]  # the whole ladder, smoke tier
     decided = 32 * 13 + 24 * 3  # 13 plays a game, and 3 passes in the 24 games whose deal passes (2 of 8 hold)
-    assert model["games"] == 32 and model["decisions"] == decided and model["calls"] == calls == decided + 1
-    assert model["retries"] == 1 and model["forfeits"] == 0 and model["prompt_tokens"] > 0
+    models = {name: r["model"] for name, r in result["rungs"].items()}
+    assert all(m["games"] == 32 and m["decisions"] == decided and m["forfeits"] == 0 for m in models.values())
+    assert [m["calls"] for m in models.values()] == [decided + 1, decided, decided, decided]  # the first: a retry
+    assert [m["retries"] for m in models.values()] == [1, 0, 0, 0] and calls == 4 * decided + 1
+    model = models["greedy"]
     spent = (model["prompt_tokens"] * 2.0 + model["completion_tokens"] * 8.0) / 1e6 / 32
-    assert model["cost_per_deal_usd"] == pytest.approx(spent)
-    records = [json.loads(line) for line in (tmp_path / "run" / "greedy.jsonl").read_text().splitlines()]
+    assert model["prompt_tokens"] > 0 and model["cost_per_deal_usd"] == pytest.approx(spent)
+    records = [json.loads(line) for line in (tmp_path / "run" / "random.jsonl").read_text().splitlines()]
     decisions = [d for r in records for deal in r["deals"] for seat, ds in deal["transcripts"].items() for d in ds
                  if r["seating"][int(seat)] == spec]
     assert len(decisions) == decided and all(d["prompt"] and d["answers"] and d["card"] for d in decisions)
-    assert sum(len(d["answers"]) for d in decisions) == calls
-    assert f"| greedy | {decided} | {decided + 1} | 1 | 0 |" in markdown(result)
+    assert sum(len(d["answers"]) for d in decisions) == decided + 1
+    assert f"| random | {decided} | {decided + 1} | 1 | 0 |" in markdown(result)
+    assert f"| pimc | {decided} | {decided} | 0 | 0 |" in markdown(result)
     assert verify_run(tmp_path / "run")["track"] == "llm"
     from hearts_env.evaluation.benchmark.verify import check_run, pack_records, read_run, unpack_records
 
