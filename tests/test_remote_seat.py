@@ -23,10 +23,10 @@ TOKEN = "0123456789abcdef-alice"
 HOST_PROGRAM = [sys.executable, "-m", "hearts_env.evaluation.seat.host", "heuristic"]
 
 
-def _bridge(port: int, token_file: Path, *extra: str) -> subprocess.Popen:
+def _bridge(port: int, token_file: Path, *extra: str, program: list[str] = HOST_PROGRAM) -> subprocess.Popen:
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     return subprocess.Popen([sys.executable, "-m", "hearts_env.cli", "seat", "connect", f"127.0.0.1:{port}",
-                             "--seat", "alice", "--token-file", str(token_file), *extra, "--", *HOST_PROGRAM],
+                             "--seat", "alice", "--token-file", str(token_file), *extra, "--", *program],
                             stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -161,13 +161,19 @@ def test_a_remote_agent_takes_a_held_out_benchmark_run_that_verifies(tmp_path):
     assert verify_run(tmp_path / "run")["agent"] == "remote:alice"
 
 
-def test_over_tls_a_program_joins_with_the_dealer_s_certificate_and_a_plain_one_is_refused(tmp_path):
+def _certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key, made with the openssl command."""
     openssl = shutil.which("openssl")
-    assert openssl, "the TLS test makes its certificate with the openssl command"
-    cert, key = tmp_path / "dealer.pem", tmp_path / "dealer.key"
+    assert openssl, "the TLS tests make their certificate with the openssl command"
+    cert, key = folder / "dealer.pem", folder / "dealer.key"
     subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
                     "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
                    check=True, capture_output=True)
+    return cert, key
+
+
+def test_over_tls_a_program_joins_with_the_dealer_s_certificate_and_a_plain_one_is_refused(tmp_path):
+    cert, key = _certificate(tmp_path)
     (tmp_path / "alice.token").write_text(TOKEN + "\n")
     with SeatServer({"alice": TOKEN}, certfile=str(cert), keyfile=str(key)) as server:
         plain = _bridge(server.address[1], tmp_path / "alice.token")
@@ -181,3 +187,50 @@ def test_over_tls_a_program_joins_with_the_dealer_s_certificate_and_a_plain_one_
             server.close()
             bridge.communicate(timeout=60)
     assert len(records) == 14 and all(r["error"] is None for r in records)
+
+
+def test_a_bot_in_another_language_joins_over_tls_and_plays_a_smoke_benchmark_that_verifies(tmp_path):
+    """The shipped JavaScript bot, unchanged, through `hearts-env seat connect` over TLS: a smoke benchmark against
+    the whole ladder, with no error, that verifies."""
+    from hearts_env.evaluation.benchmark import run_benchmark
+    from hearts_env.evaluation.benchmark.verify import verify_run
+
+    node = shutil.which("node")
+    assert node, "the seat protocol's JavaScript example needs node"
+    cert, key = _certificate(tmp_path)
+    (tmp_path / "alice.token").write_text(TOKEN + "\n")
+    bot = [node, str(Path(__file__).parents[1] / "examples" / "seat_bot.js")]
+    with SeatServer({"alice": TOKEN}, certfile=str(cert), keyfile=str(key)) as server:
+        bridge = _bridge(server.address[1], tmp_path / "alice.token", "--cafile", str(cert), program=bot)
+        try:
+            result = run_benchmark("remote:alice", tier="smoke", jobs=2, out=tmp_path / "run")
+        finally:
+            server.close()
+            _, said = bridge.communicate(timeout=60)
+    assert "the dealer is done" in said and server.refusals == []
+    assert all(r["errors"] == {} for r in result["rungs"].values()) and len(result["rungs"]) == 4
+    assert verify_run(tmp_path / "run")["seat"]["sandbox"] == "remote"
+
+
+def test_a_program_that_joins_while_its_game_waits_hears_the_game_s_first_words():
+    """When a game is already waiting for the seat, the dealer's hello can arrive in the same read as the answer to the
+    join; the bridge dropped what followed the answer, and the game timed out. A dealer that sends both at once."""
+    import threading
+
+    from hearts_env.evaluation.seat.bridge import Bridge
+
+    hello = b'{"type": "hello", "protocol": 1, "dealer": "test"}\n'
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def dealer() -> None:
+        conn, _ = listener.accept()
+        conn.recv(4096)  # the join line
+        conn.sendall(b'{"type": "joined", "seat": "alice"}\n' + hello)
+        time.sleep(0.5)
+        conn.close()
+
+    threading.Thread(target=dealer, daemon=True).start()
+    conn, early = Bridge("127.0.0.1", listener.getsockname()[1], "alice", TOKEN, ["true"]).join()
+    conn.close()
+    listener.close()
+    assert early == hello

@@ -53,15 +53,16 @@ class Bridge:
         self._slots = threading.Semaphore(max_programs)
         self._threads: list[threading.Thread] = []
 
-    def join(self) -> socket.socket:
-        """A connection the dealer has seated as :attr:`seat` (``JoinRefused``, or ``OSError`` when it is gone)."""
+    def join(self) -> tuple[socket.socket, bytes]:
+        """A connection the dealer has seated as :attr:`seat`, and what the dealer sent after its answer (the start of
+        a game, when one was waiting for the seat) — ``JoinRefused``, or ``OSError`` when the dealer is gone."""
         conn = socket.create_connection((self.host, self.port), timeout=JOIN_SECONDS)
         try:
             if self._tls is not None:
                 conn = self._tls.wrap_socket(conn, server_hostname=self.host)
             conn.sendall((json.dumps({"type": "join", "protocol": PROTOCOL, "seat": self.seat,
                                       "token": self.token}) + "\n").encode())
-            line = _line(conn)
+            line, early = _line(conn)
         except BaseException:
             conn.close()
             raise
@@ -74,13 +75,13 @@ class Bridge:
             why = answer.get("message") if isinstance(answer, dict) else None
             raise JoinRefused(str(why) if why else f"the dealer answered {line[:120]!r}")
         conn.settimeout(None)
-        return conn
+        return conn, early
 
     def run(self) -> int:
         """Play until the dealer is done; the exit status."""
         self._slots.acquire()  # each joined connection, spare or playing, holds a slot
         try:
-            spare: socket.socket | None = self.join()
+            spare: tuple[socket.socket, bytes] | None = self.join()
         except JoinRefused as e:
             print(f"hearts-env seat connect: refused: {e}", file=sys.stderr)
             return 2
@@ -90,11 +91,12 @@ class Bridge:
             print(f"hearts-env seat connect: cannot join {self.host}:{self.port}: {e}{hint}", file=sys.stderr)
             return 2
         while spare is not None:
-            first = _wait_for_game(spare)
+            conn, early = spare
+            first = early or _wait_for_game(conn)
             if not first:  # the dealer closed it: the run is over
-                spare.close()
+                conn.close()
                 break
-            thread = threading.Thread(target=self._play, args=(spare, first), daemon=True)
+            thread = threading.Thread(target=self._play, args=(conn, first), daemon=True)
             thread.start()
             self._threads.append(thread)
             self.games += 1
@@ -106,13 +108,20 @@ class Bridge:
               file=sys.stderr)
         return 0
 
-    def _next(self) -> socket.socket | None:
-        """The next spare connection, or None once the dealer no longer takes one."""
-        try:
-            return self.join()
-        except (JoinRefused, OSError, ssl.SSLError):
-            self._slots.release()
-            return None
+    def _next(self) -> tuple[socket.socket, bytes] | None:
+        """The next spare connection, or None once the dealer no longer takes one: it stopped listening or refused.
+        A join that fails otherwise (a busy dealer's timeout, a reset) is tried again, for up to a minute."""
+        pause = 0.5
+        for _ in range(7):
+            try:
+                return self.join()
+            except (JoinRefused, ConnectionRefusedError):
+                break
+            except (OSError, ssl.SSLError):
+                time.sleep(pause)
+                pause *= 2
+        self._slots.release()
+        return None
 
     def _play(self, conn: socket.socket, first: bytes) -> None:
         """One game: the command, its stdin and stdout joined to ``conn`` until either ends."""
@@ -154,7 +163,8 @@ class Bridge:
         self._slots.release()
 
 
-def _line(conn: socket.socket) -> bytes:
+def _line(conn: socket.socket) -> tuple[bytes, bytes]:
+    """The dealer's answer to a join, and the bytes that came after it in the same reads (a game's start)."""
     data = b""
     deadline = time.monotonic() + JOIN_SECONDS
     while b"\n" not in data and len(data) <= MAX_JOIN:
@@ -163,7 +173,8 @@ def _line(conn: socket.socket) -> bytes:
         if not chunk:
             break
         data += chunk
-    return data.split(b"\n", 1)[0]
+    line, _, early = data.partition(b"\n")
+    return line, early
 
 
 def _wait_for_game(conn: socket.socket) -> bytes:
