@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -607,6 +610,19 @@ def seat_round_trips(spec: str = "heuristic", decisions: int = 600) -> None:
     from hearts_env.agents import make_agent
     from hearts_env.evaluation.seat import seated_agent
 
+    here, seated = make_agent(spec), seated_agent(f"hosted:{spec}")
+    try:
+        times = _alternating_decisions({"seated": seated, "here": here}, decisions)
+    finally:
+        seated.close()
+    a, b = statistics.median(times["seated"]), statistics.median(times["here"])
+    print(f"{'seat protocol: ' + spec + ' decision, median (ms)':<44} {1000 * a:>12.3f} ms   "
+          f"{'the same call in-process':<30} {1000 * b:>10.3f} ms   ratio {a / b:5.1f}x (+{1000 * (a - b):.3f} ms)")
+
+
+def _alternating_decisions(agents: dict[str, Any], decisions: int) -> dict[str, list[float]]:
+    """Seconds of each of ``agents``' decisions on the same views (40 deals played with the lowest legal card),
+    the agents taking turns on each view."""
     rules = make_rules("standard(game=deal)")
     views = []
     for seed in range(40):
@@ -614,20 +630,46 @@ def seat_round_trips(spec: str = "heuristic", decisions: int = 600) -> None:
         while not deal.is_over:
             views.append(SeatView.of(deal, deal.current))
             deal.apply(deal.legal_cards()[0])
-    here, seated = make_agent(spec), seated_agent(f"hosted:{spec}")
-    times: dict[str, list[float]] = {"here": [], "seated": []}
-    try:
-        for view in views[:decisions]:
-            for name, agent in (("here", here), ("seated", seated)):
-                agent.reset(rules, view.seat, seed=[0, view.seat])
-                t0 = time.perf_counter()
-                agent.act(view)
-                times[name].append(time.perf_counter() - t0)
-    finally:
-        seated.close()
-    a, b = statistics.median(times["seated"]), statistics.median(times["here"])
-    print(f"{'seat protocol: ' + spec + ' decision, median (ms)':<44} {1000 * a:>12.3f} ms   "
-          f"{'the same call in-process':<30} {1000 * b:>10.3f} ms   ratio {a / b:5.1f}x (+{1000 * (a - b):.3f} ms)")
+    times: dict[str, list[float]] = {name: [] for name in agents}
+    for view in views[:decisions]:
+        for name, agent in agents.items():
+            agent.reset(rules, view.seat, seed=[0, view.seat])
+            t0 = time.perf_counter()
+            agent.act(view)
+            times[name].append(time.perf_counter() - t0)
+    return times
+
+
+def remote_round_trips(spec: str = "heuristic", decisions: int = 600) -> None:
+    """A remote seat's cost over loopback: the median decision of ``spec`` through the seat server and `hearts-env seat
+    connect` running the host program, against the same program started by the dealer here (``hosted:SPEC``,
+    sandboxed), on the same views, alternating the two."""
+    import secrets
+    import statistics
+    import subprocess
+    import tempfile
+
+    from hearts_env.evaluation.seat import seated_agent
+    from hearts_env.evaluation.seat.remote import SeatServer
+
+    token = secrets.token_urlsafe()
+    with tempfile.TemporaryDirectory() as folder, SeatServer({"speed": token}) as server:
+        Path(folder, "token").write_text(token + "\n")
+        bridge = subprocess.Popen([sys.executable, "-m", "hearts_env.cli", "seat", "connect",
+                                   f"127.0.0.1:{server.address[1]}", "--seat", "speed", "--token-file",
+                                   f"{folder}/token", "--", sys.executable, "-m", "hearts_env.evaluation.seat.host",
+                                   spec], stderr=subprocess.DEVNULL)
+        remote, local = seated_agent("remote:speed"), seated_agent(f"hosted:{spec}")
+        try:
+            times = _alternating_decisions({"remote": remote, "local": local}, decisions)
+        finally:
+            remote.close()
+            local.close()
+            server.close()
+            bridge.wait(timeout=60)
+    a, b = statistics.median(times["remote"]), statistics.median(times["local"])
+    print(f"{'remote seat (loopback): ' + spec + ', median (ms)':<44} {1000 * a:>12.3f} ms   "
+          f"{'a seat program started here':<30} {1000 * b:>10.3f} ms   ratio {a / b:5.1f}x (+{1000 * (a - b):.3f} ms)")
 
 
 def dealer_wall_time(spec: str = "heuristic", tier: str = "quick", jobs: int = 2) -> None:
@@ -727,6 +769,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> None:
         if bwrap_works():
             seat_round_trips("heuristic")
             seat_round_trips("apprentice")
+            remote_round_trips("heuristic")
     if args.only == "dealer":  # two whole benchmark runs: minutes, only on request
         dealer_wall_time()
     if args.only in (None, "train"):
