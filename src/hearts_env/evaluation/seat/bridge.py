@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import select
 import socket
 import ssl
@@ -24,8 +25,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from hearts_env.evaluation.seat import shuttle
 from hearts_env.evaluation.seat.protocol import PROTOCOL
-from hearts_env.evaluation.seat.remote import JOIN_SECONDS, MAX_JOIN
+from hearts_env.evaluation.seat.remote import JOIN_SECONDS, MAX_JOIN, SEND_SECONDS
 
 TOKEN_VARIABLE = "HEARTS_ENV_SEAT_TOKEN"
 """The environment variable the bridge reads the seat's token from, when no file is given."""
@@ -135,21 +137,15 @@ class Bridge:
         assert program.stdin is not None and program.stdout is not None
         stdin, stdout = program.stdin, program.stdout
 
-        def upstream() -> None:  # the program's replies to the dealer
-            with contextlib.suppress(OSError, ssl.SSLError, ValueError):
-                while chunk := stdout.read1(1 << 16):  # type: ignore[attr-defined]
-                    conn.sendall(chunk)
-            with contextlib.suppress(OSError):
-                conn.close()
-
-        replies = threading.Thread(target=upstream, daemon=True)
-        replies.start()
-        with contextlib.suppress(OSError, ssl.SSLError, ValueError):
-            stdin.write(first)
+        def to_program(data: bytes) -> None:
+            stdin.write(data)
             stdin.flush()
-            while chunk := conn.recv(1 << 16):
-                stdin.write(chunk)
-                stdin.flush()
+
+        # One thread passes both ways (the connection may be TLS, which two threads must never share: see shuttle).
+        program_end = shuttle.Peer(stdout.fileno(), lambda: os.read(stdout.fileno(), shuttle.CHUNK), to_program)
+        shuttle.shuttle(conn, program_end, SEND_SECONDS, first=first)
+        shuttle.wake(conn)
+        shuttle.close(conn)
         with contextlib.suppress(OSError):
             stdin.close()
         try:
@@ -157,9 +153,6 @@ class Bridge:
         except subprocess.TimeoutExpired:
             program.kill()
             program.wait()
-        replies.join(timeout=5)
-        with contextlib.suppress(OSError):
-            conn.close()
         self._slots.release()
 
 

@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hearts_env.evaluation.seat import shuttle
 from hearts_env.evaluation.seat.protocol import PROTOCOL
 from hearts_env.evaluation.seat.sandbox import private_folder
 from hearts_env.evaluation.seat.schemes import REMOTE_NAME
@@ -117,13 +118,14 @@ class SeatServer:
         """Stop listening and close every connection, joined or playing."""
         with self._lock:
             self._closed = True
-            connections = [c for idle in self._idle.values() for c in idle] + list(self._playing)
+            idle = [c for waiting in self._idle.values() for c in waiting]
+            playing = list(self._playing)
             self._lock.notify_all()
-        for sock in (self._listener, self._broker, *connections):
-            with contextlib.suppress(OSError, ValueError):
-                sock.shutdown(socket.SHUT_RDWR)  # wakes a relay blocked reading it (close alone would not)
-            with contextlib.suppress(OSError):
-                sock.close()
+        for sock in (self._listener, self._broker, *idle):
+            shuttle.wake(sock)
+            shuttle.close(sock)
+        for sock in playing:  # its relay closes it, in the relay's own thread
+            shuttle.wake(sock)
         shutil.rmtree(self._folder, ignore_errors=True)
         if os.environ.get(BROKER_VARIABLE) == self.broker:
             if self._previous is None:
@@ -316,33 +318,22 @@ def _peer(conn: socket.socket) -> str:
 
 
 def _relay(worker: socket.socket, remote: socket.socket, done: Any) -> None:
-    """Pass bytes both ways until either side closes, then close both. A side that does not read within
-    :data:`SEND_SECONDS` is dropped (its seat's next read sees the end: a crash, charged to the seat)."""
-    worker.settimeout(SEND_SECONDS)
-    remote.settimeout(SEND_SECONDS)
+    """Pass bytes both ways until either side closes, then close both (all in this thread: see
+    :mod:`~hearts_env.evaluation.seat.shuttle`). A side that does not read within :data:`SEND_SECONDS` is dropped
+    (its seat's next read sees the end: a crash, charged to the seat)."""
 
-    def pump(source: socket.socket, target: socket.socket) -> None:
-        try:
-            while True:
-                try:
-                    chunk = source.recv(1 << 16)
-                except TimeoutError:
-                    continue  # a quiet side: the dealer's deadlines decide, not the relay
-                if not chunk:
-                    break
-                target.sendall(chunk)
-        except (OSError, ssl.SSLError, ValueError):
-            pass
-        finally:
-            for sock in (worker, remote):
-                with contextlib.suppress(OSError, ssl.SSLError, ValueError):
-                    sock.shutdown(socket.SHUT_RDWR)
-                with contextlib.suppress(OSError):
-                    sock.close()
-            done()
+    def to_worker(data: bytes) -> None:
+        worker.settimeout(SEND_SECONDS)
+        worker.sendall(data)
 
-    threading.Thread(target=pump, args=(remote, worker), daemon=True).start()
-    pump(worker, remote)
+    worker_end = shuttle.Peer(worker.fileno(), lambda: worker.recv(shuttle.CHUNK), to_worker)
+    try:
+        shuttle.shuttle(remote, worker_end, SEND_SECONDS)
+    finally:
+        for sock in (worker, remote):
+            shuttle.wake(sock)
+            shuttle.close(sock)
+        done()
 
 
 class RemoteLink:
