@@ -231,6 +231,35 @@ def test_a_seat_cannot_start_tasks_past_its_bound_even_under_a_root_dealer():
         assert started == 100 and error == 0  # what the manifest's processes_held: false warns of
 
 
+def test_a_group_a_killed_dealer_left_behind_neither_stops_a_later_one_nor_is_charged_to_a_seat(monkeypatch):
+    """A full run stopped a seat (charged as its forfeit) on ``File exists``: a worker that ended with a group still
+    busy left it behind, and a later worker with the same PID and count made the same name. Names now carry a random
+    part, a left-behind group of a dealer that is gone is removed when the next dealer looks for its parent, and a
+    group that cannot be made is the dealer's failure (the run stops and resumes), never the seat's."""
+    from hearts_env.evaluation.seat import task_groups
+    from hearts_env.evaluation.seat.sandbox import Sandbox, SandboxError, launch
+
+    parent = task_groups.group_parent()
+    if parent is None:
+        pytest.skip("no pids control group on this machine (a dealer that is not root has RLIMIT_NPROC instead)")
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = os.path.join(parent, f"{task_groups.PREFIX}{int(gone.stdout)}-1")  # the old naming, of a dead dealer
+    os.mkdir(left)
+    task_groups._remove_left_behind(parent)
+    assert not os.path.exists(left)
+    first, second = task_groups.make_group(5), task_groups.make_group(5)
+    assert first != second and os.path.basename(first).startswith(f"{task_groups.PREFIX}{os.getpid()}-")
+    for group in (first, second):
+        task_groups.remove_group(group)
+
+    def refused(tasks: int) -> str:
+        raise OSError(17, "File exists")
+
+    monkeypatch.setattr(task_groups, "make_group", refused)
+    with pytest.raises(SandboxError, match=r"cannot make the seat program's pids control group: .*File exists"):
+        launch([sys.executable, "-c", "pass"], Sandbox(mode="bwrap", processes=20))
+
+
 def test_what_a_program_states_about_itself_adds_no_row_or_markup_to_a_result(tmp_path):
     """The weights' name and checksum are the program's own word: the page marks them as such and shows them on one
     line with no table cell, code span or line of their own, and the leaderboard's row stays one row."""

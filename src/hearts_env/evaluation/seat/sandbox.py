@@ -237,7 +237,10 @@ def launch(command: Sequence[str], sandbox: Sandbox, cache: str | None = None) -
     if sandbox.processes is not None:  # set inside the namespace: its tasks alone count, not the host user's
         command = [sys.executable, "-I", "-S", "-c", NPROC_WRAPPER, str(sandbox.processes), *command]
     # under a root dealer RLIMIT_NPROC does not bind: a pids control group does, where the machine gives one
-    group = None if sandbox.processes is None or os.geteuid() != 0 else task_groups.make_group(sandbox.processes)
+    try:
+        group = None if sandbox.processes is None or os.geteuid() != 0 else task_groups.make_group(sandbox.processes)
+    except OSError as e:  # the dealer's machine failed, not the program: the run stops (and resumes), no forfeit
+        raise SandboxError(f"cannot make the seat program's pids control group: {e}") from None
 
     def prepare() -> None:
         _limit(*limits)

@@ -11,14 +11,17 @@ cgroup v2 group whose ``cgroup.subtree_control`` delegates ``pids``. Where none 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import os
+import secrets
 import time
 from pathlib import Path
 
 PREFIX = "hearts-seat-"
-"""The name of each seat program's group begins with this, then the dealer's PID and a count."""
+"""The name of each seat program's group begins with this, then the dealer's PID, a count and a random part (a
+group left behind by a dealer that was killed never meets a later one that has its PID)."""
 
 _made = 0
 _busy: list[str] = []  # groups whose last tasks had not yet gone when their program ended: removed later
@@ -76,6 +79,7 @@ def group_parent() -> str | None:
             continue
         try:
             if os.path.exists(os.path.join(probe, "pids.max")):
+                _remove_left_behind(parent)
                 return parent
         finally:
             with contextlib.suppress(OSError):
@@ -91,7 +95,7 @@ def make_group(tasks: int) -> str | None:
         return None
     _remove_busy()
     _made += 1
-    group = os.path.join(parent, f"{PREFIX}{os.getpid()}-{_made}")
+    group = os.path.join(parent, f"{PREFIX}{os.getpid()}-{_made}-{secrets.token_hex(4)}")
     os.mkdir(group)
     try:
         Path(group, "pids.max").write_text(str(tasks))
@@ -130,3 +134,23 @@ def _remove_busy() -> None:
         except OSError:
             continue
         _busy.remove(group)
+
+
+atexit.register(_remove_busy)  # a worker's last programs' groups, emptied by now
+
+
+def _remove_left_behind(parent: str) -> None:
+    """Remove the empty groups of dealers that are gone (killed before they could): a group whose dealer's PID no
+    longer runs. A group with tasks in it stays (``rmdir`` refuses it)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(parent):
+            pid = entry.name[len(PREFIX):].split("-", 1)[0]
+            if not (entry.name.startswith(PREFIX) and pid.isdigit() and entry.is_dir()):
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:
+                with contextlib.suppress(OSError):
+                    os.rmdir(entry.path)
+            except PermissionError:
+                pass
