@@ -93,7 +93,7 @@ def test_a_missing_statistics_library_is_refused_before_the_first_game(tmp_path,
 def test_unknown_suite_tier_preset_format_and_rung_are_refused_by_name():
     with pytest.raises(ValueError, match="published suites: v1"):
         get_suite("v0")
-    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, short, quick, extended, mid, full"):
+    with pytest.raises(ValueError, match="no tier 'huge'; it has: smoke, llm, short, quick, extended, mid, full"):
         run_benchmark("random", tier="huge")
     with pytest.raises(ValueError, match="no rules preset 'black_maria'"):
         run_benchmark("random", preset="black_maria")

@@ -345,7 +345,7 @@ def test_a_seated_xinxin_finds_the_driver_the_user_named_and_refuses_a_wrong_one
                         rules="openspiel", jobs=1, out=tmp_path / "games.jsonl")
     assert records and not [r for r in records if r["error"]]
     monkeypatch.setenv(DRIVER_ENV, str(tmp_path / "nowhere"))  # the seat reads the variable, not the checkout
-    refusal = r"cannot take a seat: AgentError: HEARTS_ENV_XINXIN=\S*nowhere: no executable file there$"  # no traceback
+    refusal = r"cannot take a seat: HEARTS_ENV_XINXIN=\S*nowhere: no executable file there$"  # no traceback
     with pytest.raises(ValueError, match=refusal):
         run_arena(["hosted:xinxin(uct_num_runs=5, iimc_num_worlds=4)", "heuristic"], deals=1,
                   rules="openspiel", jobs=1, out=tmp_path / "again.jsonl")

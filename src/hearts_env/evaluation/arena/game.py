@@ -100,7 +100,7 @@ def play_game(specs: Sequence[str], rules: Rules, seed: int, deal_index: int, se
         transcripts = {}
         for seat, agent in enumerate(agents):
             counts, transcript = _deal_account(agent, played)
-            if counts:
+            if counts is not None:  # a seat that reported nothing wrong is kept too: it reported (xinxin, no fallback)
                 kept = notes.setdefault(str(seat), {})
                 for kind, n in counts.items():
                     kept[kind] = kept.get(kind, 0) + n

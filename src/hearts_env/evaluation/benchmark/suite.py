@@ -206,9 +206,9 @@ def draw_holdout() -> int:
 
 V1 = Suite(
     version="v1",
-    tiers={"smoke": 8, "llm": 25, "short": 100, "quick": 200, "extended": 300, "mid": 1000, "full": 2800},
-    # llm: 25 deals (added 2026-12-07 for the llm track: 100 games a rung in the four rotations, about 1,600 paid
-    # decisions of a model)
+    tiers={"smoke": 8, "llm": 24, "short": 100, "quick": 200, "extended": 300, "mid": 1000, "full": 2800},
+    # llm: 24 deals (added 2026-12-07 for the llm track: 96 games a rung in the four rotations, about 1,500 paid
+    # decisions of a model; a multiple of four, like every tier, so each pass direction comes equally often)
     # mid and short: added for the reference track (1,000 deals; 100 for xinxin's literature setting, 28 s a game);
     # extended: 300 deals, the fewest a claim against xinxin's literature setting rests on (about 3 h of xinxin)
     presets={"standard": "standard(game=deal)", "sturtevant": "sturtevant", "openspiel": "openspiel",
@@ -224,28 +224,28 @@ V1 = Suite(
     reference_default=("xinxin", "openspiel-ismcts"),
     fingerprints={
         ("standard", "smoke"): "3c5f47bdd484a28814c09506d7962da4fc341b8ec1e10997f6b240416137276d",
-        ("standard", "llm"): "b85de5f6a14d26498461828353f9f95b502173b79ad70de95af1aa42379dcde1",
+        ("standard", "llm"): "9733e9d2e54fca43c785a2b84117950a050662b1d644012608a3508744af7c5c",
         ("standard", "short"): "73dae460cc340892dfadf75dd7d7026aa8e49af04fb2109e75b69a3696d3fdf7",
         ("standard", "quick"): "e3d10676f73f6031328629330b05f58783ef2d874bcec59ff9649e817c1dfa21",
         ("standard", "extended"): "c51621077ff2bb6f16fe359dd8faacc080d8fb9e9e244cdeeac1451d04ae1f2a",
         ("standard", "mid"): "f5a303069ea2a577cb798a51e6baf145bbb0f64be100ca566a6dd7da6b75a0d4",
         ("standard", "full"): "d45b38bdfc069bc39e840472503cef0007cb9607b2779a64015a5bbed12b3b52",
         ("sturtevant", "smoke"): "7e73608a7e09cc905d99e60c2dcc70e21f664150289cbd10e1807569ffd7b322",
-        ("sturtevant", "llm"): "06a43eee3c8cb57bfee35863e6ed252a90424bd9ff3048333b53bcbbfbe4bcd0",
+        ("sturtevant", "llm"): "2cce2864aa003c72e21c4130c54ccb3184192f34545bfa59ec1d2214a6ea87a1",
         ("sturtevant", "short"): "34b0449c4977dd72dd3d6c799358e4fd86d40d703a94ca60da54c3ed25661939",
         ("sturtevant", "quick"): "cce1d086baee193ff41216b78a92e89ccce27cea71b46072842b8224771ec35e",
         ("sturtevant", "extended"): "a9fcbbe170c1b46ddea44c44c960d7c995d4cedfc9b78325b8e78244aff80728",
         ("sturtevant", "mid"): "8999f2a4bd1477d0e518bb35f5a136fc405f2568b010ae57274754ce21a666ef",
         ("sturtevant", "full"): "a40a7beec204f022937c0e9a0ae9109209e291779df3532a52cae78fdc34244a",
         ("openspiel", "smoke"): "056b59aa55d95cd5c9c6a4bc5938c0f2421b0847cea188ba313065810da89a12",
-        ("openspiel", "llm"): "1f9d832d1dc544293c673168bf6ae8e85dca40941eb90bc6dec9431de3252afb",
+        ("openspiel", "llm"): "74c3ef8ca6ce944259d24d1e76b509f0cd28ffa7ab4d4295cf05685e7e72b60e",
         ("openspiel", "short"): "1a092c38ef44a7bd9b2431f1c3aed67848a0bcff6f0f313e662aac1c03e5e5bf",
         ("openspiel", "quick"): "fe953d8e93c0b19b05db691a528a7b5b8b3e3c5d1a644999bbab2dc2b02715aa",
         ("openspiel", "extended"): "e10c78253d2a1ba7ac00805d55a64aba0ed2267fd8a0bb94dc5f579e3cd92db7",
         ("openspiel", "mid"): "48a0f4b70e06d930e55d37d3ca374f4ee7bcdcfad0721db6a4298d1187e904ab",
         ("openspiel", "full"): "1af312c2540e5e92cfa213b7549c9a9be573effc6bb8b94f6c8a62326fc644e3",
         ("dutch", "smoke"): "e854b8a7ffd0bc97f3fcbd1794f839cbef048d5f541f5b55ba0878a800be86e0",
-        ("dutch", "llm"): "33b81a797ca891384e9fd02e02ddcaaf49b702a3a012d19f63a4143ce069df5f",
+        ("dutch", "llm"): "3995a28ac86069e9a537e17fe00bd18d68b283a956df3b57fe0cc9bd29cd242c",
         ("dutch", "short"): "f4add0264715d0d6d0d346b092a59ad5b135053a3d24912c9e4fce786c0b4262",
         ("dutch", "quick"): "7ee375f15cd8d35cfa55a7c20ba7ea3aad5b8a8cffdd2808c78984545782ad53",
         ("dutch", "extended"): "57565096e48d68412650a97ea4f1b753990cdc3af2f2ee34cb4a9c6646540c52",
