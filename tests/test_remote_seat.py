@@ -4,10 +4,12 @@ run. Everything runs for real on loopback: the server, the bridge (`hearts-env s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -234,3 +236,78 @@ def test_a_program_that_joins_while_its_game_waits_hears_the_game_s_first_words(
     conn.close()
     listener.close()
     assert early == hello
+
+
+
+def _pipe_peer(data: bytes):
+    """A shuttle's peer that has ``data`` to send (written by a thread into a pipe it keeps open: the peer does not
+    end) and keeps what it is sent."""
+    import threading
+
+    from hearts_env.evaluation.seat.shuttle import CHUNK, Peer
+
+    read, write = os.pipe()
+    kept = bytearray()
+
+    def feed() -> None:
+        with contextlib.suppress(OSError):
+            os.write(write, data)
+
+    threading.Thread(target=feed, daemon=True).start()
+    return Peer(read, lambda: os.read(read, CHUNK), kept.extend), kept
+
+
+def test_a_connection_that_never_reads_is_dropped_and_the_relay_ends():
+    """A client that never reads: once the kernel's buffers are full, what the dealer's side sends cannot go; after
+    the send deadline the relay gives up on the connection (the seat's next read sees the end: its forfeit) instead of
+    holding a thread and the dealer's bytes for ever."""
+    import threading
+
+    from hearts_env.evaluation.seat.shuttle import shuttle
+
+    here, there = socket.socketpair()  # `there` never reads
+    peer, _ = _pipe_peer(b"x" * (32 << 20))  # far more than the buffers between them hold
+    relay = threading.Thread(target=shuttle, args=(here, peer, 0.5), daemon=True)
+    relay.start()
+    relay.join(timeout=60)
+    assert not relay.is_alive()
+    here.close(), there.close()
+
+
+def test_over_tls_the_relay_passes_both_ways_at_once_without_losing_a_byte(tmp_path):
+    """Both sides talk at once through a TLS connection (the dealer's messages one way, a chatty program's lines the
+    other), the dealer's end and the client's each relayed by a shuttle: each reads and writes its TLS connection from
+    one thread (two threads sharing one crashed a dealer's worker), and every byte arrives, in order, both ways."""
+    import threading
+
+    from hearts_env.evaluation.seat.shuttle import shuttle, wake
+
+    cert, key = _certificate(tmp_path)
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(str(cert), str(key))
+    joining = ssl.create_default_context(cafile=str(cert))
+    listener = socket.create_server(("127.0.0.1", 0))
+    client = joining.wrap_socket(socket.create_connection(listener.getsockname()), server_hostname="127.0.0.1",
+                                 do_handshake_on_connect=False)
+    handshake = threading.Thread(target=client.do_handshake)
+    handshake.start()
+    conn = serving.wrap_socket(listener.accept()[0], server_side=True)
+    handshake.join(timeout=30)
+    up = b"".join(b'{"type": "play", "card": %d}\n' % (k % 52) for k in range(20000))
+    down = b"".join(b'{"type": "request", "deal": %d, "legal": [1, 2, 3]}\n' % k for k in range(20000))
+    dealer, to_dealer = _pipe_peer(down)
+    program, to_program = _pipe_peer(up)
+    shuttles = [threading.Thread(target=shuttle, args=(sock, peer, 30.0), daemon=True)
+                for sock, peer in ((conn, dealer), (client, program))]
+    for thread in shuttles:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while (len(to_dealer) < len(up) or len(to_program) < len(down)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for sock in (conn, client):
+        wake(sock)
+    for thread in shuttles:
+        thread.join(timeout=10)
+    assert bytes(to_dealer) == up and bytes(to_program) == down
+    assert not any(thread.is_alive() for thread in shuttles)  # a connection shut down ends its shuttle
+    listener.close()
