@@ -12,6 +12,7 @@ classic ``texas_holdem_v4`` through ``env()``.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -623,13 +624,7 @@ def seat_round_trips(spec: str = "heuristic", decisions: int = 600) -> None:
 def _alternating_decisions(agents: dict[str, Any], decisions: int) -> dict[str, list[float]]:
     """Seconds of each of ``agents``' decisions on the same views (40 deals played with the lowest legal card),
     the agents taking turns on each view."""
-    rules = make_rules("standard(game=deal)")
-    views = []
-    for seed in range(40):
-        deal = Deal.random(rules, seed=seed, pass_direction=("left", "right", "across", "hold")[seed % 4])
-        while not deal.is_over:
-            views.append(SeatView.of(deal, deal.current))
-            deal.apply(deal.legal_cards()[0])
+    rules, views = _views(40)
     times: dict[str, list[float]] = {name: [] for name in agents}
     for view in views[:decisions]:
         for name, agent in agents.items():
@@ -638,6 +633,112 @@ def _alternating_decisions(agents: dict[str, Any], decisions: int) -> dict[str, 
             agent.act(view)
             times[name].append(time.perf_counter() - t0)
     return times
+
+
+def _views(deals: int) -> tuple[Any, list[SeatView]]:
+    """The rules and every decision's view of ``deals`` deals played with the lowest legal card."""
+    rules = make_rules("standard(game=deal)")
+    views = []
+    for seed in range(deals):
+        deal = Deal.random(rules, seed=seed, pass_direction=("left", "right", "across", "hold")[seed % 4])
+        while not deal.is_over:
+            views.append(SeatView.of(deal, deal.current))
+            deal.apply(deal.legal_cards()[0])
+    return rules, views
+
+
+LOAD_CLIENTS = """
+import json, socket, sys, threading
+host, port, tokens = json.loads(sys.stdin.readline())
+def seat(name, token):
+    conn = socket.create_connection((host, port))
+    conn.sendall((json.dumps({"type": "join", "protocol": 1, "seat": name, "token": token}) + "\\n").encode())
+    lines = conn.makefile("rb")
+    lines.readline()  # joined
+    for line in lines:
+        request = json.loads(line)
+        kind = request["type"]
+        if kind == "goodbye":
+            break
+        answer = {"hello": {"type": "hello", "protocol": 1, "agent": {"name": "load", "weights": None}},
+                  "act": {"type": "card", "card": min(request.get("view", {}).get("legal", [0]))}}.get(kind,
+                                                                                                  {"type": "ready"})
+        conn.sendall((json.dumps(answer) + "\\n").encode())
+threads = [threading.Thread(target=seat, args=item) for item in tokens.items()]
+for t in threads: t.start()
+for t in threads: t.join()
+"""
+"""The remote programs of :func:`remote_load`: one process, a thread per seat, each speaking the seat protocol over its
+own connection (the lowest legal card), as a program that joins without the bridge does."""
+
+
+def remote_load(seats: int = 64, decisions: int = 50) -> None:
+    """Many remote seats on one dealer at once (loopback, plain TCP): ``seats`` programs joined to one seat server, each
+    asked ``decisions`` decisions by its own dealer thread, all at once — decisions a second, the slowest round trip,
+    the dealer's memory and anything lost — against one remote seat asked alone, in the same run."""
+    import secrets
+    import subprocess
+
+    from hearts_env.evaluation.seat import seated_agent
+    from hearts_env.evaluation.seat.remote import SeatServer
+
+    rules, views = _views(40)
+
+    def play(count: int) -> tuple[float, list[float], int, int, list[str]]:
+        tokens = {f"load{k}": secrets.token_urlsafe() for k in range(count)}
+        with SeatServer(tokens) as server:
+            clients = subprocess.Popen([sys.executable, "-c", LOAD_CLIENTS], stdin=subprocess.PIPE, text=True)
+            assert clients.stdin is not None
+            clients.stdin.write(json.dumps(["127.0.0.1", server.address[1], tokens]) + "\n")
+            clients.stdin.close()
+            times: list[list[float]] = [[] for _ in range(count)]
+            wrong = [0]
+            before = _rss_kib()
+
+            def seat(k: int) -> None:
+                agent = seated_agent(f"remote:load{k}")
+                try:
+                    for view in views[k:k + decisions]:
+                        agent.reset(rules, view.seat, seed=[0, view.seat])
+                        t0 = time.perf_counter()
+                        card = agent.act(view)
+                        times[k].append(time.perf_counter() - t0)
+                        wrong[0] += not (view.legal >> card) & 1
+                finally:
+                    agent.close()
+
+            threads = [threading.Thread(target=seat, args=(k,)) for k in range(count)]
+            t0 = time.perf_counter()
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            wall = time.perf_counter() - t0
+            grown = _rss_kib() - before
+            server.close()
+            clients.wait(timeout=60)
+            return wall, [t for seat_times in times for t in seat_times], wrong[0], grown, server.refusals
+
+    import statistics
+    import threading
+
+    wall, times, wrong, grown, refusals = play(seats)
+    lost = seats * decisions - len(times) + wrong + len(refusals)
+    alone_wall, alone, _, _, _ = play(1)
+    rate, alone_rate = len(times) / wall, len(alone) / alone_wall
+    print(f"{f'{seats} remote seats at once (resets+acts/s)':<44} {rate:>12.1f} /s   {'one remote seat alone':<30} "
+          f"{alone_rate:>10.1f} /s   ratio {rate / alone_rate:5.2f}x")
+    print(f"{f'{seats} remote seats: slowest round trip (ms)':<44} {1000 * max(times):>12.3f} ms   "
+          f"{'one seat alone, median':<30} {1000 * statistics.median(alone):>10.3f} ms   "
+          f"dealer memory +{grown / 1024:.1f} MiB, lost {lost}")
+
+
+def _rss_kib() -> int:
+    """This process's resident memory (KiB)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
 
 def remote_round_trips(spec: str = "heuristic", decisions: int = 600) -> None:
@@ -770,6 +871,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> None:
             seat_round_trips("heuristic")
             seat_round_trips("apprentice")
             remote_round_trips("heuristic")
+        remote_load()
     if args.only == "dealer":  # two whole benchmark runs: minutes, only on request
         dealer_wall_time()
     if args.only in (None, "train"):

@@ -76,3 +76,25 @@ def test_the_arena_takes_a_parsed_spec_and_records_its_text():
                       isolation="none", seed=3)
     assert [r["seating"] for r in parsed] == [r["seating"] for r in texts]
     assert [r["points"] for r in parsed] == [r["points"] for r in texts]
+
+
+def test_threads_that_read_a_spec_at_once_in_a_fresh_process_all_see_every_scheme_and_agent():
+    """The registries load on first use. Sixteen threads parsing at once used to see them half-loaded: one loaded the
+    entry points while the others took 'remote:alice' for a spec of no known scheme (a 64-seat load test's dealer
+    threads were refused their seats)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import threading\n"
+        "from hearts_env.agents import AgentSpec, agent_names\n"
+        "seen, start = [], threading.Barrier(16)\n"
+        "def read():\n"
+        "    start.wait()\n"
+        "    seen.append((AgentSpec.parse('remote:alice').scheme, 'pimc' in agent_names()))\n"
+        "threads = [threading.Thread(target=read) for _ in range(16)]\n"
+        "[t.start() for t in threads]; [t.join() for t in threads]\n"
+        "print(sorted(set(seen)))\n")
+    for _ in range(3):
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        assert out.stdout.strip() == "[('remote', True)]", out.stderr[-500:]

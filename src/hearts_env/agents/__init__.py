@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import threading
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -179,18 +180,26 @@ register_scheme(Scheme("sb3", _sb3_agent, body="call", needs="the path of a mode
 
 
 _loaded = False
+_loading = False
+_load_lock = threading.RLock()
 
 
 def _load() -> None:
-    global _loaded
+    global _loaded, _loading
     if _loaded:
         return
-    _loaded = True
-    from hearts_env.agents import basic  # noqa: F401  (registers random, greedy, heuristic)
+    with _load_lock:  # one thread registers; the others wait for the whole registry, as schemes() does
+        if _loaded or _loading:
+            return
+        _loading = True
+        try:
+            from hearts_env.agents import basic  # noqa: F401  (registers random, greedy, heuristic)
 
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in _REGISTRY:
-            register_agent(ep.name, _lazy_factory(ep))
+            for ep in entry_points(group=ENTRY_POINT_GROUP):
+                if ep.name not in _REGISTRY:
+                    register_agent(ep.name, _lazy_factory(ep))
+        finally:
+            _loading, _loaded = False, True
 
 
 def _lazy_factory(ep: Any) -> Callable[..., Agent]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -120,6 +121,8 @@ def _kwargs(text: str, body: str | None) -> Mapping[str, Any]:
 
 _SCHEMES: dict[str, Scheme] = {}
 _schemes_loaded = False
+_schemes_loading = False
+_schemes_lock = threading.RLock()
 
 
 def register_scheme(scheme: Scheme) -> None:
@@ -129,17 +132,28 @@ def register_scheme(scheme: Scheme) -> None:
 
 def schemes() -> Mapping[str, Scheme]:
     """Every known scheme by name: this package's and those registered through the entry-point group."""
-    global _schemes_loaded
+    global _schemes_loaded, _schemes_loading
     if not _schemes_loaded:
-        _schemes_loaded = True
-        for ep in entry_points(group=SCHEME_GROUP):
-            if ep.name not in _SCHEMES:
-                scheme = ep.load()
-                if not isinstance(scheme, Scheme) or scheme.name != ep.name:
-                    raise AgentError(f"entry point {ep.name} = {ep.value} of {SCHEME_GROUP} is not the Scheme "
-                                     f"named {ep.name!r}")
-                _SCHEMES[ep.name] = scheme
+        # One thread loads; the others wait for the whole registry (a thread that saw it half-loaded took
+        # 'remote:NAME' for an unknown scheme). A load that re-enters from the loading thread sees what is there.
+        with _schemes_lock:
+            if not (_schemes_loaded or _schemes_loading):
+                _schemes_loading = True
+                try:
+                    _load_schemes()
+                finally:
+                    _schemes_loading, _schemes_loaded = False, True
     return MappingProxyType(_SCHEMES)
+
+
+def _load_schemes() -> None:
+    for ep in entry_points(group=SCHEME_GROUP):
+        if ep.name not in _SCHEMES:
+            scheme = ep.load()
+            if not isinstance(scheme, Scheme) or scheme.name != ep.name:
+                raise AgentError(f"entry point {ep.name} = {ep.value} of {SCHEME_GROUP} is not the Scheme "
+                                 f"named {ep.name!r}")
+            _SCHEMES[ep.name] = scheme
 
 
 __all__ = ["SCHEME_GROUP", "AgentError", "AgentSpec", "Scheme", "register_scheme", "schemes"]
