@@ -133,3 +133,27 @@ def test_unknown_options_of_other_commands_are_still_refused(capsys):
     with pytest.raises(SystemExit):
         main(["arena", "greedy", "--bogus"])
     assert "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_a_command_run_in_process_leaves_sigpipe_as_it_was_so_a_later_broken_socket_raises():
+    """`hearts-env rules | head` ends quietly because the command takes SIGPIPE's default; called as a function in a
+    process that goes on (pytest's workers), it left that default behind, and a later write to a closed socket killed
+    the whole process (the TLS tests' worker, "node down", on CI). In a fresh process: a command, then a write to a
+    socket whose peer is gone raises BrokenPipeError."""
+    import subprocess
+    import sys
+
+    script = (
+        "import signal, socket\n"
+        "from hearts_env.cli import main\n"
+        "main(['rules', 'standard'])\n"
+        "assert signal.getsignal(signal.SIGPIPE) == signal.SIG_IGN, signal.getsignal(signal.SIGPIPE)\n"
+        "a, b = socket.socketpair()\n"
+        "b.close()\n"
+        "try:\n"
+        "    for _ in range(100):\n"
+        "        a.sendall(b'x' * 65536)\n"
+        "except BrokenPipeError:\n"
+        "    print('raised')\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip().endswith("raised"), (out.returncode, out.stderr[-400:])

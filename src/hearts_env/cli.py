@@ -722,8 +722,19 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if os.getcwd() not in sys.path:  # `module:Class` specs import from the folder the command runs in, as
         sys.path.append(os.getcwd())  # `python -m` would (appended: it never shadows an installed module)
-    if hasattr(signal, "SIGPIPE") and args.command not in POOL_COMMANDS:
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `hearts-env rules | head` ends quietly, like Unix tools
+    quiet_pipe = hasattr(signal, "SIGPIPE") and args.command not in POOL_COMMANDS
+    # `hearts-env rules | head` ends quietly, like Unix tools; restored after, so a main() called in a process that goes
+    # on (a test, a notebook) leaves SIGPIPE as it was: a later write to a closed socket there raised BrokenPipeError
+    # instead of killing the whole process
+    before = signal.signal(signal.SIGPIPE, signal.SIG_DFL) if quiet_pipe else None
+    try:
+        return _run(args)
+    finally:
+        if quiet_pipe:
+            signal.signal(signal.SIGPIPE, before)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except RunPaused as e:  # a first SIGINT/SIGTERM: every game in play finished and written
