@@ -277,7 +277,7 @@ def test_a_connection_that_never_reads_is_dropped_and_the_relay_ends():
 def test_over_tls_the_relay_passes_both_ways_at_once_without_losing_a_byte(tmp_path):
     """Both sides talk at once through a TLS connection (the dealer's messages one way, a chatty program's lines the
     other), the dealer's end and the client's each relayed by a shuttle: each reads and writes its TLS connection from
-    one thread (two threads sharing one crashed a dealer's worker), and every byte arrives, in order, both ways."""
+    one thread (OpenSSL's objects are not safe shared between threads), and every byte arrives, in order, both ways."""
     import threading
 
     from hearts_env.evaluation.seat.shuttle import shuttle, wake

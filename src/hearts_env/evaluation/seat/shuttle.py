@@ -1,11 +1,10 @@
 """Passing a remote seat's bytes both ways between a network connection and the other end of its game (the dealer's
 worker, or the program a bridge started), in **one** thread.
 
-A TLS connection is an OpenSSL object that must never be read in one thread while another writes it or closes it:
-the two-thread relay this replaced let a ``recv`` and a ``sendall`` (or a ``close``) meet inside OpenSSL, and the
-process died of it (a dealer's whole run, not just the seat). Here the one thread waits on both ends with a
-selector, reads the connection without blocking (what a TLS record already decrypted holds counts as readable) and
-writes each end with a deadline.
+A TLS connection is an OpenSSL object, which is not safe to read in one thread while another writes or closes it;
+the two-thread relay this replaced let a ``recv`` and a ``sendall`` (or a ``close``) meet there, in the dealer's
+process. Here the one thread waits on both ends with a selector, reads the connection without blocking (what a TLS
+record already decrypted holds counts as readable) and writes each end with a deadline.
 """
 
 from __future__ import annotations
