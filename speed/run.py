@@ -677,7 +677,9 @@ def remote_load(seats: int = 64, decisions: int = 50) -> None:
     asked ``decisions`` decisions by its own dealer thread, all at once — decisions a second, the slowest round trip,
     the dealer's memory and anything lost — against one remote seat asked alone, in the same run."""
     import secrets
+    import statistics
     import subprocess
+    import threading
 
     from hearts_env.evaluation.seat import seated_agent
     from hearts_env.evaluation.seat.remote import SeatServer
@@ -718,9 +720,6 @@ def remote_load(seats: int = 64, decisions: int = 50) -> None:
             server.close()
             clients.wait(timeout=60)
             return wall, [t for seat_times in times for t in seat_times], wrong[0], grown, server.refusals
-
-    import statistics
-    import threading
 
     wall, times, wrong, grown, refusals = play(seats)
     lost = seats * decisions - len(times) + wrong + len(refusals)

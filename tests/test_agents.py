@@ -207,7 +207,7 @@ def test_entry_point_agents_are_found(monkeypatch):
 
     monkeypatch.setattr(agents_module, "entry_points", lambda group: [FakeEntryPoint()] if group ==
                         agents_module.ENTRY_POINT_GROUP else [])
-    monkeypatch.setattr(agents_module, "_loaded", False)
+    monkeypatch.setattr(agents_module._load, "done", False)
     monkeypatch.setattr(agents_module, "_REGISTRY", dict(agents_module._REGISTRY))
     assert "from_plugin" in agent_names()
     assert isinstance(make_agent("from_plugin"), GreedyAgent)

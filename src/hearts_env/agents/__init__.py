@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import threading
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -40,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from hearts_env.agents.failures import describe, first_line
-from hearts_env.agents.spec import AgentError, AgentSpec, Scheme, register_scheme, schemes
+from hearts_env.agents.spec import AgentError, AgentSpec, Once, Scheme, register_scheme, schemes
 from hearts_env.rules import Rules
 from hearts_env.views import SeatView
 
@@ -179,27 +178,13 @@ register_scheme(Scheme("sb3", _sb3_agent, body="call", needs="the path of a mode
                        example="sb3:runs/ppo.zip"))
 
 
-_loaded = False
-_loading = False
-_load_lock = threading.RLock()
-
-
+@Once  # one thread registers; the others wait for the whole registry
 def _load() -> None:
-    global _loaded, _loading
-    if _loaded:
-        return
-    with _load_lock:  # one thread registers; the others wait for the whole registry, as schemes() does
-        if _loaded or _loading:
-            return
-        _loading = True
-        try:
-            from hearts_env.agents import basic  # noqa: F401  (registers random, greedy, heuristic)
+    from hearts_env.agents import basic  # noqa: F401  (registers random, greedy, heuristic)
 
-            for ep in entry_points(group=ENTRY_POINT_GROUP):
-                if ep.name not in _REGISTRY:
-                    register_agent(ep.name, _lazy_factory(ep))
-        finally:
-            _loading, _loaded = False, True
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name not in _REGISTRY:
+            register_agent(ep.name, _lazy_factory(ep))
 
 
 def _lazy_factory(ep: Any) -> Callable[..., Agent]:

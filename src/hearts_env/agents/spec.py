@@ -120,9 +120,30 @@ def _kwargs(text: str, body: str | None) -> Mapping[str, Any]:
 
 
 _SCHEMES: dict[str, Scheme] = {}
-_schemes_loaded = False
-_schemes_loading = False
-_schemes_lock = threading.RLock()
+
+
+class Once:
+    """``load`` run once, at the first call: other threads wait until it has finished (a thread that saw a registry
+    half-loaded took 'remote:NAME' for an unknown scheme), and a call from within the load itself returns at once.
+    ``done`` is set however the load ended, so a failing entry point is said once."""
+
+    def __init__(self, load: Callable[[], None]):
+        self._load = load
+        self._lock = threading.RLock()
+        self._loading = False
+        self.done = False
+
+    def __call__(self) -> None:
+        if self.done:
+            return
+        with self._lock:
+            if self.done or self._loading:
+                return
+            self._loading = True
+            try:
+                self._load()
+            finally:
+                self._loading, self.done = False, True
 
 
 def register_scheme(scheme: Scheme) -> None:
@@ -132,20 +153,11 @@ def register_scheme(scheme: Scheme) -> None:
 
 def schemes() -> Mapping[str, Scheme]:
     """Every known scheme by name: this package's and those registered through the entry-point group."""
-    global _schemes_loaded, _schemes_loading
-    if not _schemes_loaded:
-        # One thread loads; the others wait for the whole registry (a thread that saw it half-loaded took
-        # 'remote:NAME' for an unknown scheme). A load that re-enters from the loading thread sees what is there.
-        with _schemes_lock:
-            if not (_schemes_loaded or _schemes_loading):
-                _schemes_loading = True
-                try:
-                    _load_schemes()
-                finally:
-                    _schemes_loading, _schemes_loaded = False, True
+    _load_schemes()
     return MappingProxyType(_SCHEMES)
 
 
+@Once
 def _load_schemes() -> None:
     for ep in entry_points(group=SCHEME_GROUP):
         if ep.name not in _SCHEMES:
