@@ -105,6 +105,19 @@ def test_unknown_suite_tier_preset_format_and_rung_are_refused_by_name():
         run_benchmark("no_such_agent", tier="smoke")
 
 
+def test_a_backend_that_cannot_play_the_run_is_refused_before_anything_is_played(tmp_path):
+    with pytest.raises(ValueError, match="backend='cluster' is not valid; valid: processes, ray"):
+        run_benchmark("random", tier="smoke", backend="cluster", out=tmp_path / "a")
+    with pytest.raises(ValueError, match="a remote seat plays with backend 'processes'"):
+        run_benchmark("remote:bot", tier="smoke", backend="ray", out=tmp_path / "b")
+    with pytest.raises(ValueError, match="the llm track plays on the dealer's own machine"):
+        run_benchmark("llm(model='m', base_url='http://localhost:1')", tier="smoke", track="llm", backend="ray",
+                      out=tmp_path / "c")
+    with pytest.raises(ValueError, match="a remote seat plays with backend 'processes'"):
+        run_arena(["remote:bot", "random"], deals=1, backend="ray")
+    assert not any((tmp_path / name).exists() for name in "abc")
+
+
 # --- statistics on constructed data with known answers -------------------------------------------------------
 
 def _record(deal, seating_index, points, winners=None, error=None):

@@ -3,6 +3,7 @@ naming it, before any work starts, and every output is what it claims (strict JS
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import socket
@@ -89,6 +90,17 @@ def test_output_folders_are_made_and_bad_output_paths_named(tmp_path, monkeypatc
     assert "folder.jsonl is a folder" in _one_line(capsys.readouterr().err)
     assert main(["arena", "random", "greedy", "--deals", "1", "--out", "/proc/nowhere/games.jsonl"]) == 2
     assert "/proc/nowhere" in _one_line(capsys.readouterr().err)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here: the backend runs")
+def test_the_ray_backend_without_ray_says_how_to_install_before_any_work(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for argv in (["benchmark", "random", "--tier", "smoke", "--backend", "ray", "--out", "run"],
+                 ["exploit", "greedy", "--backend", "ray", "--out", "run"],
+                 ["arena", "random", "--deals", "1", "--backend", "ray", "--out", "run/games.jsonl"]):
+        assert main(argv) == 2
+        assert "backend='ray' needs Ray: pip install 'hearts-env[ray]'" in _one_line(capsys.readouterr().err)
+    assert not (tmp_path / "run").exists()
 
 
 def test_a_binary_file_is_named_and_never_cut(tmp_path, monkeypatch, capsys):

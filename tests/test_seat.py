@@ -331,6 +331,11 @@ def test_the_kernel_cache_copy_takes_regular_files_only_within_its_limits(tmp_pa
     monkeypatch.setattr(sandbox, "CACHE_BYTES", 1 << 20)
     sandbox.seal_kernels(str(source))  # what a program planted is gone from the folder itself
     assert sorted(str(p.relative_to(source)) for p in source.rglob("*")) == ["index.nbi", "sub", "sub/kernel.nbc"]
+    carried = sandbox.kernel_files(str(source))  # what a run on a cluster carries to another node: the sealed files
+    assert carried == [("index.nbi", b"i"), ("sub/kernel.nbc", b"x" * 1000)]
+    (tmp_path / "node").mkdir()
+    sandbox.write_kernel_files(carried, str(tmp_path / "node"))
+    assert sandbox.kernel_files(str(tmp_path / "node")) == carried
     monkeypatch.setattr(sandbox, "CACHE_ENTRIES", 2)
     with pytest.raises(OSError, match="more than 2 entries"):
         sandbox.copy_kernels(str(source), str(tmp_path / "third"))

@@ -29,9 +29,10 @@ from hearts_env.cards import card_name, format_cards
 from hearts_env.engine import Deal
 from hearts_env.evaluation.arena import format_summary, read_records, replay_record, run_arena, summarize
 from hearts_env.evaluation.arena.game import SeatOptions
+from hearts_env.evaluation.arena.on_ray import ClusterFault
 from hearts_env.evaluation.arena.pause import RunPaused
 from hearts_env.evaluation.arena.report import plot, ratings
-from hearts_env.evaluation.arena.runner import WorkerDied
+from hearts_env.evaluation.arena.runner import BACKENDS, WorkerDied
 from hearts_env.evaluation.benchmark import (
     BenchmarkCheckFailed,
     IncomparableResults,
@@ -81,7 +82,7 @@ def _arena(args: argparse.Namespace) -> int:
             summary["ratings"] = ratings(records)
         if args.plot:
             plot(records, summary, args.plot)
-    except (ValueError, FileExistsError, ImportError, WorkerDied, SandboxError) as e:
+    except (ValueError, FileExistsError, ImportError, WorkerDied, ClusterFault, SandboxError) as e:
         print(f"hearts-env arena: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=2) if args.json else format_summary(summary))
@@ -176,11 +177,13 @@ def _benchmark(args: argparse.Namespace) -> int:
                                    isolation=args.isolation, rungs=args.opponents, holdout=holdout,
                                    move_time_limit=args.move_time_limit, sandbox=Sandbox(mode=args.sandbox),
                                    agent_secret=args.agent_secret, track=args.track, extend=args.extend,
-                                   failures=failures, prices=args.prices, token_budget=args.token_budget)
+                                   failures=failures, prices=args.prices, token_budget=args.token_budget,
+                                   backend=args.backend)
     except BenchmarkCheckFailed as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 4
-    except (ValueError, FileExistsError, ImportError, WorkerDied, IncomparableResults, SandboxError) as e:
+    except (ValueError, FileExistsError, ImportError, WorkerDied, ClusterFault, IncomparableResults,
+            SandboxError) as e:
         print(f"hearts-env benchmark: {e}", file=sys.stderr)
         return 2
     print(json.dumps(result, indent=1) if args.json else markdown(result))
@@ -487,6 +490,9 @@ def _speed(args: argparse.Namespace) -> int:
 PAUSED_EXIT = 75
 """The exit status of a run paused by a signal (EX_TEMPFAIL: ``--resume`` continues it)."""
 
+BACKEND_HELP = ("where the games are played: local worker processes, or a Ray cluster (RAY_ADDRESS names one; else a "
+                "local instance of --jobs CPUs; pip install 'hearts-env[ray]')")
+
 POOL_COMMANDS = ("arena", "benchmark", "seat")
 """Commands that run worker processes or pass bytes on (the seat bridge's sockets and pipes): SIGPIPE stays ignored
 there (as Python sets it), so a pipe to a worker or a peer that went away raises and is reported, instead of killing
@@ -502,11 +508,13 @@ def _exploit(args: argparse.Namespace) -> int:
                     raise ValueError("--train needs --out, the folder its training and records go to")
                 result = run_trained(args.spec, tier=args.tier, preset=args.rules, out=args.out, minutes=args.minutes,
                                      iterations=args.iterations, seed=args.seed, train_jobs=args.train_jobs,
-                                     jobs=args.jobs, resume=args.resume, progress=not args.json, failures=failures)
+                                     jobs=args.jobs, resume=args.resume, progress=not args.json, failures=failures,
+                                     backend=args.backend)
             else:
                 result = run_probes(args.spec, probes=args.probes, tier=args.tier, preset=args.rules, jobs=args.jobs,
-                                    out=args.out, resume=args.resume, progress=not args.json, failures=failures)
-    except (ValueError, FileExistsError, ImportError, WorkerDied, SandboxError) as e:
+                                    out=args.out, resume=args.resume, progress=not args.json, failures=failures,
+                                    backend=args.backend)
+    except (ValueError, FileExistsError, ImportError, WorkerDied, ClusterFault, SandboxError) as e:
         print(f"hearts-env exploit: {e}", file=sys.stderr)
         return 2
     if args.json:
@@ -543,7 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds per move; a slower move ends the episode")
     arena.add_argument("--allow-errors", action="store_true",
                        help="exit 0 even if agent errors ended games (they are charged as forfeits either way)")
-    arena.add_argument("--backend", choices=["processes", "ray"], default="processes", help="where workers run")
+    arena.add_argument("--backend", choices=BACKENDS, default="processes", help=BACKEND_HELP)
     arena.add_argument("--isolation", choices=["seating", "none"], default="seating",
                        help="seating (default): each seating's pass over the deals runs in fresh processes, so no "
                             "agent process sees a deal twice; none: any worker plays any game (trusted agents)")
@@ -591,6 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="continue the run in --out (paused or finished) on the larger --tier, keeping its "
                                 "games: a tier's deals are the first of every larger tier's")
     benchmark.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
+    benchmark.add_argument("--backend", choices=BACKENDS, default="processes", help=BACKEND_HELP)
     benchmark.add_argument("--isolation", choices=list(AGENT_ISOLATION), default="process",
                            help="process: the agent plays from a sandboxed program of its own (a leaderboard row "
                                 "needs it); seating, none: inside the dealer's workers, for trusted agents")
@@ -624,6 +633,7 @@ def build_parser() -> argparse.ArgumentParser:
     exploit.add_argument("--out", help="folder for the records and result.json")
     exploit.add_argument("--resume", action="store_true", help="continue the run in --out")
     exploit.add_argument("--jobs", type=_at_least(1), default=None, help="worker processes (None: all cores)")
+    exploit.add_argument("--backend", choices=BACKENDS, default="processes", help=BACKEND_HELP)
     exploit.add_argument("--json", action="store_true", help="print the result as JSON")
     exploit.add_argument("--allow-errors", action="store_true",
                          help="exit 0 even if games ended by an error (each is charged as a forfeit; exit 3 otherwise)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -55,3 +56,25 @@ class Dies(Agent):
 
     def act(self, view: SeatView) -> int:
         os._exit(3)
+
+
+class NodeNoted(Agent):
+    """Plays the lowest legal card after ``delay`` seconds; at each reset, leaves an empty file named by the Ray node
+    it plays on in ``folder`` (every node of the test cluster is this machine), or ``local`` outside Ray: where the
+    run's games went."""
+
+    name = "node-noted"
+
+    def __init__(self, folder: str, delay: float = 0.0):
+        super().__init__()
+        self.folder, self.delay = Path(folder), delay
+
+    def reset(self, rules: Rules, seat: int, seed: int | Sequence[int] | None = None) -> None:
+        super().reset(rules, seat, seed)
+        import ray
+
+        (self.folder / (ray.get_runtime_context().get_node_id() if ray.is_initialized() else "local")).touch()
+
+    def act(self, view: SeatView) -> int:
+        time.sleep(self.delay)
+        return min(iter_cards(view.legal))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import multiprocessing
 import os
@@ -14,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from hearts_env.agents import AgentError, AgentSpec
 from hearts_env.engine import IllegalActionError
@@ -28,6 +27,7 @@ from hearts_env.evaluation.arena.game import (
     replay_record,
     seatings,
 )
+from hearts_env.evaluation.arena.on_ray import Fault, on_ray, require_ray, say_fault
 from hearts_env.evaluation.arena.owner import owning
 from hearts_env.evaluation.arena.pause import PauseRequest, RunPaused, ignore_signals, pausable
 from hearts_env.evaluation.seat import SeatAgent, SeatError
@@ -40,12 +40,15 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
               backend: str = "processes", isolation: str = "seating",
               only_seatings: Sequence[int] | None = None, agent_seed: int | None = None,
               seats: SeatOptions | None = None, games: Sequence[tuple[int, int]] | None = None,
-              watch: Callable[[dict[str, Any]], str | None] | None = None) -> list[dict[str, Any]]:
+              watch: Callable[[dict[str, Any]], str | None] | None = None,
+              faults: Callable[[Fault], None] | None = None) -> list[dict[str, Any]]:
     """Play ``deals`` duplicate episodes (deals, or games when ``rules.game == "match"``); returns
     every record, those resumed from ``out`` included.
 
     ``jobs`` workers (default: all cores) as local processes, or ``backend="ray"`` for a Ray
-    cluster (``pip install 'hearts-env[ray]'``); results are identical for any ``jobs``.
+    cluster (``pip install 'hearts-env[ray]'``, :mod:`~hearts_env.evaluation.arena.on_ray`); results are identical
+    for any ``jobs`` and either backend. On Ray, a node lost mid-run is the dealer's fault: its unfinished games are
+    played again on other nodes and ``faults`` hears of each loss (default: a line on stderr).
 
     ``isolation="seating"`` (the default) plays each seating's pass over the deals in fresh
     processes (up to :data:`PASS_CHUNK` deals each) that play nothing else, so no agent process sees a
@@ -66,7 +69,7 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
     protocol, under ``seats`` (their sandbox, the secret of their seeds): docs/seat-protocol.md.
     Resuming replays every record of ``out`` through the engine first (:func:`check_record`).
 
-    With local processes, the first SIGINT or SIGTERM pauses the run: no game starts, the games in play
+    The first SIGINT or SIGTERM pauses the run: no game starts, the games in play
     finish and are written, and :class:`~hearts_env.evaluation.arena.pause.RunPaused` is raised (``resume``
     continues); a second signal stops at once (``KeyboardInterrupt``). ``watch`` sees each record as it is written
     and may pause the run the same way by returning its reason (the benchmark's token budget).
@@ -111,9 +114,11 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
         bar = _progress_bar(len(todo), progress)
         written = 0
         try:
-            with pausable() if backend != "ray" else contextlib.nullcontext(PauseRequest()) as pause:
+            with pausable() as pause:
                 if backend == "ray":
-                    results = _on_ray(todo, jobs, isolation, path)
+                    chunks = seating_passes(todo) if isolation == "seating" else \
+                        [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+                    results = on_ray(chunks, jobs, isolation, path, pause, _died, faults or say_fault)
                 elif isolation == "seating":
                     results = _isolated(seating_passes(todo), jobs, path, pause)
                 elif jobs == 1 or len(todo) < 2:
@@ -147,6 +152,8 @@ class WorkerDied(RuntimeError):
     """A worker process died mid-tournament (killed, ``os._exit``, a crash in native code, out of memory)."""
 
 
+BACKENDS = ("processes", "ray")
+"""Where the arena's workers run (``backend=``): local processes, or the tasks of a Ray cluster."""
 WORKER_ISOLATION = ("seating", "none")
 """How the arena's worker processes keep games apart (``isolation=``): fresh processes per seating pass, or none."""
 CHUNK = 4
@@ -162,8 +169,10 @@ def _checked_arguments(specs: Sequence[str], deals: int, rules: Rules | str, job
     """:func:`run_arena`'s arguments checked, each refusal one line naming what is allowed, and every agent
     probed: the rules, the seats' options (the results file hidden from seated programs) and the seatings to play."""
     rules = make_rules(rules)
-    if backend not in ("processes", "ray"):
-        raise ValueError(f"backend={backend!r} is not valid; valid: processes, ray")
+    check_backend(backend)
+    if backend == "ray" and any(AgentSpec.parse(spec).scheme == "remote" for spec in specs):
+        raise ValueError("a remote seat plays with backend 'processes': the seat server hands its connections to the "
+                         "workers of the dealer's own machine")
     if isolation not in WORKER_ISOLATION:
         raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(WORKER_ISOLATION)}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
@@ -381,7 +390,7 @@ def _isolated(tasks: list[list[tuple]], jobs: int, path: Path | None, pause: Pau
             process.kill()
 
 
-def _died(unfinished: list[tuple], path: Path | None) -> None:
+def _died(unfinished: list[tuple], path: Path | None) -> NoReturn:
     games = sorted((args[3], args[4]) for args in unfinished)
     kept = f"the finished games are in {path} (--resume continues)" if path is not None else \
         "pass --out to keep finished games"
@@ -393,12 +402,6 @@ def _died(unfinished: list[tuple], path: Path | None) -> None:
 def _play_games(chunk: list[tuple]) -> list[dict[str, Any]]:
     return [play_game(*args) for args in chunk]
 
-
-
-def _stream_games(chunk: list[tuple]) -> Iterator[dict[str, Any]]:
-    """A Ray generator task: each game's record as it ends."""
-    for args in chunk:
-        yield play_game(*args)
 
 
 def _in_processes(todo: list[tuple], jobs: int, path: Path | None, pause: PauseRequest) -> Iterator[
@@ -426,6 +429,15 @@ def _in_processes(todo: list[tuple], jobs: int, path: Path | None, pause: PauseR
 def _pool_worker(threads: int) -> None:
     ignore_signals()
     limit_threads(threads)
+
+
+def check_backend(backend: object) -> None:
+    """Refuse a backend other than :data:`BACKENDS`' names, or Ray's where it is not installed, before anything is
+    played (or trained)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r} is not valid; valid: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        require_ray()
 
 
 def check_jobs(jobs: object) -> None:
@@ -480,46 +492,6 @@ def _lines(f: Any, path: str | os.PathLike) -> Iterator[str]:
         yield from f
     except UnicodeDecodeError:
         raise ValueError(f"{path} is not a text file: not an arena results file, or damaged") from None
-
-
-def _on_ray(todo: list[tuple], jobs: int, isolation: str, path: Path | None) -> Iterator[dict[str, Any]]:
-    """Records from Ray tasks; under isolation one task per seating pass run, each in a worker process
-    that exits after it (``max_calls=1``). Joins the cluster named by ``RAY_ADDRESS`` (its CPUs decide,
-    ``jobs`` is unused), or one the caller already connected to with ``ray.init``; else starts a private
-    local instance of ``jobs`` CPUs. Each task streams its records as its games end (a Ray generator
-    task), so a killed run loses only the games in play. A task whose worker dies is not retried (it would
-    replay its games): the run stops with :class:`WorkerDied`."""
-    try:
-        import ray
-    except ImportError:
-        raise ImportError("backend='ray' needs Ray: pip install 'hearts-env[ray]'") from None
-    if not ray.is_initialized():
-        if os.environ.get("RAY_ADDRESS"):
-            ray.init()  # Ray refuses num_cpus when it joins an existing cluster
-        else:
-            ray.init(address="local", num_cpus=jobs)
-    play = ray.remote(max_calls=1 if isolation == "seating" else 0, max_retries=0,
-                      num_returns="streaming")(_stream_games)
-    chunks = seating_passes(todo) if isolation == "seating" else [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    streams = {play.remote(chunk): chunk for chunk in chunks}
-    played = dict.fromkeys(streams, 0)
-    crashes = ("WorkerCrashedError", "NodeDiedError", "LocalRayletDiedError")
-    died = tuple(getattr(ray.exceptions, name) for name in crashes if hasattr(ray.exceptions, name))
-    pending = list(streams)
-    while pending:
-        ready, _ = ray.wait(pending, num_returns=1)
-        stream = ready[0]
-        try:
-            record = ray.get(next(stream))
-        except StopIteration:
-            pending.remove(stream)
-            continue
-        except died:
-            for other in pending:
-                ray.cancel(other, force=True)
-            _died([args for s in pending for args in streams[s][played[s]:]], path)
-        played[stream] += 1
-        yield record
 
 
 class _NoBar:

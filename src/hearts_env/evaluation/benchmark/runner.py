@@ -13,7 +13,7 @@ import secrets
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ from hearts_env.agents.failures import ERRORS_LOG, FailureReport
 from hearts_env.evaluation.arena.game import SeatOptions
 from hearts_env.evaluation.arena.owner import owning
 from hearts_env.evaluation.arena.pause import RunPaused, pausable
-from hearts_env.evaluation.arena.runner import check_jobs, probe_agent, read_records, run_arena
+from hearts_env.evaluation.arena.runner import check_backend, check_jobs, probe_agent, read_records, run_arena
 from hearts_env.evaluation.benchmark.checks import (
     BenchmarkCheckFailed,
     check_even,
@@ -82,7 +82,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                   move_time_limit: float | None = MOVE_TIME_LIMIT, sandbox: Sandbox | None = None,
                   agent_secret: int | None = None, track: str = "ladder", extend: bool = False,
                   failures: FailureReport | None = None,
-                  prices: tuple[float, float] | None = None, token_budget: int | None = None) -> dict[str, Any]:
+                  prices: tuple[float, float] | None = None, token_budget: int | None = None,
+                  backend: str = "processes") -> dict[str, Any]:
     """Benchmark agent ``spec`` against every opponent of the ``suite``'s ladder (or the named ``rungs``)
     on the tier's deals under the preset's rules, and return the result (also written to ``out``:
     ``result.json``, ``result.md``, ``ladder.png`` and one arena JSONL per rung, which ``resume``
@@ -119,6 +120,11 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     in play finish (so it may pass the budget by what they spend) and :class:`RunPaused` says so; ``resume`` with a
     larger budget continues.
 
+    ``backend="ray"``: the rungs' games on a Ray cluster (``pip install 'hearts-env[ray]'``; the cluster ``RAY_ADDRESS``
+    names, else a local instance of ``jobs`` CPUs), each seat's program sandboxed on the node that plays it; the
+    records are those of a local run. A node lost mid-run is the dealer's fault: its unfinished games are played again
+    elsewhere and the sitting records each loss (``dealer_faults``). A run may change backend when it resumes.
+
     ``failures``: where every game's error goes, each seat's with its traceback (default: ``errors.log`` in
     ``out``, written when there is one; none without ``out``).
     """
@@ -126,7 +132,7 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
     format = format or (HELD_OUT_FORMAT if holdout is not None else "solo")
     the_suite, deals, rules, seatings, ladder = _checked_arguments(spec, suite, tier, preset, format, jobs, isolation,
                                                                    rungs, holdout, agent_secret, track, prices,
-                                                                   token_budget)
+                                                                   token_budget, backend)
     sandbox = sandbox or Sandbox()
     if track == "llm":
         isolation = "none"  # the dealer plays the model's harness itself (its own code): the model proxy
@@ -184,7 +190,7 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
             record for rung in ladder if folder is not None and (folder / f"{rung.name}.jsonl").exists()
             for record in read_records(folder / f"{rung.name}.jsonl")])
         figures = {}
-        sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier)
+        sitting.begin({rung.name: _count(folder, rung.name) for rung in ladder}, tier, backend)
         try:
             with pausable() as pause:  # a first SIGINT/SIGTERM finishes the games in play, then stops the sitting
                 for k, rung in enumerate(ladder):
@@ -203,7 +209,8 @@ def run_benchmark(spec: str | AgentSpec, suite: str = "v1", tier: str = "quick",
                                         resume=path is not None and path.exists(), progress=progress,
                                         isolation="none" if isolation == "none" else "seating",
                                         only_seatings=seatings, agent_seed=agent_seed, move_time_limit=move_time_limit,
-                                        seats=seats, games=games, watch=meter)
+                                        seats=seats, games=games, watch=meter, backend=backend,
+                                        faults=sitting.faults_of(rung.name))
                     check_totals(records)
                     if failures is not None:
                         failures.add_records(records)
@@ -297,8 +304,8 @@ def public_message(message: str, folder: Path | None) -> str:
 
 def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: str, jobs: int | None,
                        isolation: str, rungs: Sequence[str] | None, holdout: int | None, agent_secret: int | None,
-                       track: str, prices: tuple[float, float] | None,
-                       token_budget: int | None) -> tuple[Suite, int, Rules, list[int], tuple[Rung, ...]]:
+                       track: str, prices: tuple[float, float] | None, token_budget: int | None,
+                       backend: str) -> tuple[Suite, int, Rules, list[int], tuple[Rung, ...]]:
     """:func:`run_benchmark`'s arguments checked, each refusal one line naming what is allowed: the suite, its
     tier's deals, the preset's rules, the format's seatings and the rungs to play."""
     if isolation not in AGENT_ISOLATION:
@@ -336,6 +343,13 @@ def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: st
                                      or not isinstance(token_budget, int) or token_budget < 1):
         raise ValueError(f"token_budget is the llm track's (a whole number of tokens >= 1), got {token_budget!r} on "
                          f"the {track} track")
+    check_backend(backend)
+    if backend == "ray" and track == "llm":
+        raise ValueError("the llm track plays on the dealer's own machine (its process holds the key and makes the "
+                         "model's calls): backend 'processes'")
+    if backend == "ray" and parsed.scheme == "remote":
+        raise ValueError("a remote seat plays with backend 'processes': the seat server hands its connections to the "
+                         "workers of the dealer's own machine")
     if parsed.scheme == "hosted":
         raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
                          f"its own (isolation='process')")
@@ -472,9 +486,15 @@ class Sittings:
             with self.path.open("a") as f:
                 f.write(json.dumps(entry) + "\n")
 
-    def begin(self, played: dict[str, int], tier: str) -> None:
+    def begin(self, played: dict[str, int], tier: str, backend: str = "processes") -> None:
         self._write({"sitting": self.count() + 1, "began": _now(), "hearts_env": __version__, "tier": tier,
-                     "played": played, "machine": hardware()})
+                     "played": played, "machine": hardware(), **({"backend": backend} if backend != "processes" else
+                                                                 {})})
+
+    def faults_of(self, rung: str) -> Callable[[dict[str, Any]], None]:
+        """What writes a dealer's fault in this sitting's games against ``rung`` (a Ray node lost: its unfinished
+        games, the one in play among them, were played again on other nodes)."""
+        return lambda fault: self._write({"sitting": self.count(), "rung": rung, **fault})
 
     def end(self, status: str) -> None:
         self._write({"sitting": self.count(), "ended": _now(), "status": status})
@@ -484,12 +504,16 @@ class Sittings:
 
     def summary(self) -> list[dict[str, Any]]:
         """Each sitting: when it began and ended (None: it died with its dealer), its status, how many games of
-        each rung were already played when it began, and the tier it played (a run can be extended)."""
+        each rung were already played when it began, the tier it played (a run can be extended), the backend when
+        not local processes, and the dealer's faults when it had any (``dealer_faults``)."""
         out: list[dict[str, Any]] = []
         for e in self.entries:
             if "began" in e:
                 out.append({"began": e["began"], "ended": None, "status": "died with its dealer",
-                            "played_before": e["played"], **({"tier": e["tier"]} if "tier" in e else {})})
+                            "played_before": e["played"], **({"tier": e["tier"]} if "tier" in e else {}),
+                            **({"backend": e["backend"]} if "backend" in e else {})})
+            elif "fault" in e and out:
+                out[-1].setdefault("dealer_faults", []).append({k: v for k, v in e.items() if k != "sitting"})
             elif out:
                 out[-1].update(ended=e["ended"], status=e["status"])
         return out

@@ -135,8 +135,8 @@ def _played_spec(result: dict[str, Any]) -> str:
 def verify_run(path: str | Path, leaderboard: bool = False, ladder_sample: float = 1.0,
                sample_seed: int = 0) -> dict[str, Any]:
     """Check a run (see the module docstring) and return its result; ``leaderboard``: also require what a
-    leaderboard row needs — the agent in its own sandboxed program, no sitting that died or stopped with games
-    in play (a pause finishes them), no agent error.
+    leaderboard row needs — the agent in its own sandboxed program, no sitting that died, stopped with games
+    in play (a pause finishes them) or lost a node of its cluster, no agent error.
     ``path``: a run's folder, or a ``result.json`` with its records packed beside it.
     ``ladder_sample``: the share of each ladder rung's games whose ladder cards are replayed (1: all; 0: none),
     drawn by ``sample_seed`` so that anyone can check the same sample."""
@@ -368,6 +368,12 @@ def _check_leaderboard(result: dict[str, Any]) -> None:
     if died:
         _fail(f"{len(died)} sitting(s) died with the dealer (first began {died[0]['began']}): their games in play "
               f"were played again")
+    faulted = [s for s in result.get("sittings", []) if s.get("dealer_faults")]
+    if faulted:
+        fault = faulted[0]["dealer_faults"][0]
+        _fail(f"{len(faulted)} sitting(s) lost a node of their cluster (first at {fault.get('at')}, "
+              f"{len(fault.get('games', []))} game(s) against {fault.get('rung')}): the game in play was played "
+              f"again on another node")
     stopped = [s for s in result.get("sittings", []) if s["status"] != "finished" and
                not str(s["status"]).startswith("paused")]
     if stopped:

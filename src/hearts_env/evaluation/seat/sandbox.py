@@ -345,6 +345,28 @@ def seal_kernels(folder: str) -> None:
         shutil.rmtree(sealed, ignore_errors=True)
 
 
+def kernel_files(folder: str) -> list[tuple[str, bytes]]:
+    """A sealed folder of compiled kernels (:func:`seal_kernels`: regular files and folders, within the limits) as
+    (path inside it, contents): how a run on a cluster carries the run's kernels to nodes that lack the folder."""
+    files = []
+    for root, folders, names in os.walk(folder):
+        folders.sort()  # the same list on every machine
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                files.append((os.path.relpath(path, folder), f.read()))
+    return files
+
+
+def write_kernel_files(files: Sequence[tuple[str, bytes]], target: str) -> None:
+    """Write what :func:`kernel_files` read into the (empty) folder ``target``."""
+    for name, data in files:
+        path = os.path.join(target, name)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        with open(path, "xb") as f:
+            f.write(data)
+
+
 def _copy_file(src: str, dst: str, size: int) -> None:
     """Copy ``size`` bytes of the regular file ``src``, opened without following a link and without blocking."""
     fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
