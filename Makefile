@@ -124,10 +124,12 @@ test-jax: .venv-jax/.installed
 	JAX_PLATFORMS=cpu OMP_NUM_THREADS=1 .venv-jax/bin/python -m pytest -q -p no:cacheprovider src/hearts_env/jax tests/test_jax*.py
 
 # RLlib's sampling throughput with 0, 1 and 2 env runners, each as a ratio to hearts_v0's own loop measured in the
-# same run (kept out of `make speed`: it needs the 1.9 GB Ray venv; the 2 cores here cap what runners can add).
+# same run, and a quick-tier held-out row on a local Ray cluster of two nodes against --jobs 2 (wall-time ratio,
+# identical records) (kept out of `make speed`: it needs the 1.9 GB Ray venv; the 2 cores here cap what runners add).
 .PHONY: speed-ray
 speed-ray: .venv-ray/.installed
 	OMP_NUM_THREADS=1 .venv-ray/bin/python examples/rllib_ppo.py --throughput
+	OMP_NUM_THREADS=1 .venv-ray/bin/python speed/ray_cluster.py
 
 # The documentation site (CI): mkdocs-material with the API reference from the docstrings (mkdocstrings reads
 # the sources, it imports nothing); --strict turns every warning (a broken link or anchor, a page missing
