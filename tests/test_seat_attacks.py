@@ -336,6 +336,7 @@ def test_a_sitting_that_died_shows_in_the_result_and_bars_a_leaderboard_row(tmp_
     assert [s["status"] for s in result["sittings"]] == ["died with its dealer", "finished"]
     assert result["sittings"][1]["played_before"]["greedy"] >= 2
     verify_run(out)  # coherent: every game once
+    assert "Not a leaderboard row: a sitting died with its dealer" in (out / "result.md").read_text()
     with pytest.raises(VerificationFailed, match="died with the dealer"):
         verify_run(out, leaderboard=True)
 

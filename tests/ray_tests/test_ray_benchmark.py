@@ -117,6 +117,7 @@ def test_a_node_lost_mid_run_is_replayed_elsewhere_and_written_in_the_sittings(r
     run_benchmark(spec, out=tmp_path / "local", jobs=2, **common)
     same_records(tmp_path / "local", tmp_path / "ray")
     verify_run(tmp_path / "ray")
+    assert "Not a leaderboard row: a sitting lost a node of its cluster" in (tmp_path / "ray" / "result.md").read_text()
     as_a_row = {**result, "isolation": "process", "seat": {"sandbox": "bwrap"}}  # what else a row needs, granted
     with pytest.raises(VerificationFailed, match=r"lost a node of their cluster .* the game in play was played again"):
         _check_leaderboard(as_a_row)

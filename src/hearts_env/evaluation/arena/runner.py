@@ -169,10 +169,10 @@ def _checked_arguments(specs: Sequence[str], deals: int, rules: Rules | str, job
     """:func:`run_arena`'s arguments checked, each refusal one line naming what is allowed, and every agent
     probed: the rules, the seats' options (the results file hidden from seated programs) and the seatings to play."""
     rules = make_rules(rules)
-    check_backend(backend)
     if backend == "ray" and any(AgentSpec.parse(spec).scheme == "remote" for spec in specs):
         raise ValueError("a remote seat plays with backend 'processes': the seat server hands its connections to the "
                          "workers of the dealer's own machine")
+    check_backend(backend)
     if isolation not in WORKER_ISOLATION:
         raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(WORKER_ISOLATION)}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:

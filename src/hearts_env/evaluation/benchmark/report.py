@@ -104,6 +104,8 @@ def markdown(result: dict[str, Any]) -> str:
     elif _in_dealer(result):
         lines.append(f"Not a leaderboard row: the agent ran inside the dealer's processes (isolation "
                      f"{result['isolation']}); a row needs it in a program of its own (isolation process).")
+    elif (replayed := _replayed(result)) is not None:
+        lines.append(f"Not a leaderboard row: {replayed}; the agent may have seen part of a deal twice.")
     elif result["tier"] == "smoke":
         lines.append("A smoke run checks that an agent runs; the leaderboard's rows are quick and full runs.")
     elif reference:
@@ -115,6 +117,20 @@ def markdown(result: dict[str, Any]) -> str:
         lines += ["Its row as the submitter's claim beside the ranked held-out row (docs/benchmark.md, \"The "
                   "leaderboard\"):", "", "```", leaderboard_row(result), "```"]
     return "\n".join(lines)
+
+
+def _replayed(result: dict[str, Any]) -> str | None:
+    """Why some game of the run was played again from its start — a sitting that lost a node of its cluster, died
+    with its dealer or stopped with games in play (what ``verify --leaderboard`` refuses) — or None."""
+    for sitting in result.get("sittings", []):
+        if sitting.get("dealer_faults"):
+            games = sum(len(fault.get("games", [])) for fault in sitting["dealer_faults"])
+            return f"a sitting lost a node of its cluster ({games} game(s) played again on other nodes)"
+        if sitting.get("ended") is None:
+            return "a sitting died with its dealer (its games in play were played again)"
+        if sitting.get("status") != "finished" and not str(sitting.get("status")).startswith("paused"):
+            return "a sitting stopped with games in play (they were played again)"
+    return None
 
 
 def _fallbacks(rung: dict[str, Any]) -> str:
