@@ -15,11 +15,14 @@ import pytest
 from ray.cluster_utils import Cluster
 
 from hearts_env.evaluation.arena import run_arena
+from hearts_env.evaluation.arena.game import SeatOptions
+from hearts_env.evaluation.arena.on_ray import ClusterFault, _stream_games
 from hearts_env.evaluation.arena.runner import read_records
 from hearts_env.evaluation.benchmark import run_benchmark
 from hearts_env.evaluation.benchmark.verify import VerificationFailed, _check_leaderboard, verify_run
 from hearts_env.evaluation.exploit.track import run_probes
 from hearts_env.evaluation.seat import Sandbox
+from hearts_env.rules import make_rules
 
 TIMING = ("think_seconds", "slowest_move_seconds")
 """Wall-clock measurements: differ from run to run."""
@@ -121,3 +124,15 @@ def test_a_node_lost_mid_run_is_replayed_elsewhere_and_written_in_the_sittings(r
     as_a_row = {**result, "isolation": "process", "seat": {"sandbox": "bwrap"}}  # what else a row needs, granted
     with pytest.raises(VerificationFailed, match=r"lost a node of their cluster .* the game in play was played again"):
         _check_leaderboard(as_a_row)
+
+
+def test_a_node_without_the_agents_folder_is_the_dealers_fault_in_one_line(ray_cluster: str, tmp_path: Path) -> None:
+    """A task on a node that lacks the folder the agent's program starts in (a cluster whose nodes were not given the
+    agent's files) raises ClusterFault naming the folder, before any game: no forfeit is charged to the agent. (On
+    this one machine every node has every folder, so the task's generator is driven here, on the head node.)"""
+    seats = SeatOptions(sandbox=Sandbox("basic", workdir=str(tmp_path / "gone")))
+    chunk = [(["hosted:random", "random"], make_rules("standard(game=deal)"), 0, 0, 0, None, None, seats)]
+    games = _stream_games(chunk, None, None)
+    assert isinstance(next(games), str)  # the node it runs on
+    with pytest.raises(ClusterFault, match=r"has no folder .*gone, where the agent's program starts"):
+        next(games)

@@ -77,7 +77,7 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
     kernels = ray.put(kernel_files(seats.cache)) if seats is not None and seats.cache is not None else None
     here = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(),
                                                                          soft=False)
-    stop = ray.remote(num_cpus=0, scheduling_strategy=here)(_Stop).remote()  # lives as long as this node: the run's
+    stop = ray.remote(num_cpus=0, scheduling_strategy=here)(_Stop).remote()  # on the dealer's node: no loss takes it
     crashes = ("WorkerCrashedError", "LocalRayletDiedError")
     crashed = tuple(getattr(ray.exceptions, name) for name in crashes if hasattr(ray.exceptions, name))
     room = TASKS_PER_CPU * max(1, int(ray.cluster_resources().get("CPU", jobs)))
@@ -126,8 +126,8 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
             _cancel(ray, streams)
             died(unfinished + [args for chunk in waiting for args in chunk], path)
         except ray.exceptions.RayTaskError as e:
+            _cancel(ray, streams)
             if isinstance(e.cause, ClusterFault):  # one line, not the task's traceback
-                _cancel(ray, streams)
                 raise ClusterFault(str(e.cause)) from None
             raise
         if isinstance(item, str):  # a task's first item: the node it runs on
