@@ -32,6 +32,8 @@ from hearts_env.evaluation.seat.sandbox import kernel_files, private_folder, wri
 
 MOST_MOVES = 3
 """Times a game's node may be lost before the run stops (:class:`ClusterFault`)."""
+NODE_DEATH_SECONDS = 20.0
+"""How long a worker's crash waits for its node to be seen dead (Ray's health checks) before it is the worker's."""
 TASKS_PER_CPU = 2
 """Tasks in flight per CPU of the cluster: a node's next task is queued while its worker starts."""
 
@@ -78,7 +80,7 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
     here = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(),
                                                                          soft=False)
     stop = ray.remote(num_cpus=0, scheduling_strategy=here)(_Stop).remote()  # on the dealer's node: no loss takes it
-    crashes = ("WorkerCrashedError", "LocalRayletDiedError")
+    crashes = ("NodeDiedError", "WorkerCrashedError", "LocalRayletDiedError")
     crashed = tuple(getattr(ray.exceptions, name) for name in crashes if hasattr(ray.exceptions, name))
     room = TASKS_PER_CPU * max(1, int(ray.cluster_resources().get("CPU", jobs)))
     waiting = list(reversed(chunks))
@@ -104,7 +106,11 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
         except StopIteration:
             del streams[stream]
             continue
-        except ray.exceptions.NodeDiedError:
+        except crashed as e:  # a worker that died with its node (Ray may say either first) is a node lost
+            if not isinstance(e, ray.exceptions.NodeDiedError) and not _node_died(ray, nodes.get(stream)):
+                unfinished = [args for s, chunk in streams.items() for args in chunk[played[s]:]]
+                _cancel(ray, streams)
+                died(unfinished + [args for chunk in waiting for args in chunk], path)
             lost = streams.pop(stream)[played[stream]:]
             for args in lost:
                 key = (args[3], args[4])
@@ -121,10 +127,6 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
             if lost:
                 waiting.append(lost)  # next, in a fresh task elsewhere
             continue
-        except crashed:
-            unfinished = [args for s, chunk in streams.items() for args in chunk[played[s]:]]
-            _cancel(ray, streams)
-            died(unfinished + [args for chunk in waiting for args in chunk], path)
         except ray.exceptions.RayTaskError as e:
             _cancel(ray, streams)
             if isinstance(e.cause, ClusterFault):  # one line, not the task's traceback
@@ -135,6 +137,19 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
             continue
         played[stream] += 1
         yield item
+
+
+def _node_died(ray: Any, node: str | None) -> bool:
+    """Whether ``node`` is (or within :data:`NODE_DEATH_SECONDS` is found) dead: a worker's crash reported before its
+    node's death is the node's loss, not the worker's."""
+    deadline = time.monotonic() + NODE_DEATH_SECONDS
+    while node is not None:
+        if not any(n["NodeID"] == node and n["Alive"] for n in ray.nodes()):
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+    return False
 
 
 def _cancel(ray: Any, streams: dict[Any, list[tuple]]) -> None:

@@ -101,11 +101,11 @@ def markdown(result: dict[str, Any]) -> str:
     if held_out and not once:
         lines.append("Held-out deals played in the solo format are not a leaderboard row: the agent saw each deal "
                      "four times against each opponent.")
+    elif (replayed := _replayed(result)) is not None:
+        lines.append(f"Not a leaderboard row: {replayed}; the agent may have seen part of a deal twice.")
     elif _in_dealer(result):
         lines.append(f"Not a leaderboard row: the agent ran inside the dealer's processes (isolation "
                      f"{result['isolation']}); a row needs it in a program of its own (isolation process).")
-    elif (replayed := _replayed(result)) is not None:
-        lines.append(f"Not a leaderboard row: {replayed}; the agent may have seen part of a deal twice.")
     elif result["tier"] == "smoke":
         lines.append("A smoke run checks that an agent runs; the leaderboard's rows are quick and full runs.")
     elif reference:
