@@ -138,3 +138,29 @@ def test_a_dead_worker_stops_the_run_with_worker_died(ray_cluster: str) -> None:
         run_arena(["ray_arena_agents:Dies", "random"], deals=1, rules=RULES, seed=SEED, backend="ray",
                   isolation="none")
     assert isinstance(caught.value, WorkerDied), f"{type(caught.value).__module__}.{type(caught.value).__name__}"
+
+
+def test_the_first_sigint_pauses_a_ray_run_and_resume_finishes_it(ray_cluster: str, tmp_path: Path) -> None:
+    """As with local processes: no task starts another game, the games in play are written, exit 75; `--resume`
+    plays exactly the games missing."""
+    out = tmp_path / "paused.jsonl"
+    noted = tmp_path / "nodes"
+    noted.mkdir()
+    spec = f"ray_arena_agents:NodeNoted(folder={str(noted)!r}, delay=0.02)"
+    command = [sys.executable, "-m", "hearts_env.cli", "arena", spec, "random", "--deals", str(DEALS), "--backend",
+               "ray", "--out", str(out)]
+    env = {**os.environ, "RAY_ADDRESS": ray_cluster}
+    driver = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 90
+    while not (out.exists() and out.read_bytes().count(b"\n") >= 2):
+        assert driver.poll() is None and time.monotonic() < deadline, "the run wrote no records"
+        time.sleep(0.05)
+    driver.send_signal(signal.SIGINT)
+    _, err = driver.communicate(timeout=120)
+    assert driver.returncode == 75, err[-2000:]
+    assert "paused: the games in play were finished" in err
+    written = keys(out)
+    assert 2 <= len(written) < GAMES and len(set(written)) == len(written)
+    resumed = subprocess.run([*command, "--resume"], env=env, capture_output=True, text=True, timeout=180)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert keys(out) == sorted((d, s) for d in range(DEALS) for s in range(len(seatings(2))))
