@@ -92,7 +92,8 @@ def test_output_folders_are_made_and_bad_output_paths_named(tmp_path, monkeypatc
     assert "/proc/nowhere" in _one_line(capsys.readouterr().err)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is not None, reason="Ray is installed here: the backend runs")
+@pytest.mark.skipif(importlib.util.find_spec("ray") is not None,
+                    reason="Ray is installed here, so --backend ray runs instead of being refused (tests/ray_tests)")
 def test_the_ray_backend_without_ray_says_how_to_install_before_any_work(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     for argv in (["benchmark", "random", "--tier", "smoke", "--backend", "ray", "--out", "run"],

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import ray
 from ray.cluster_utils import Cluster
 
 from hearts_env.evaluation.arena import run_arena
@@ -81,7 +82,7 @@ def test_games_spread_over_both_nodes(ray_nodes: Cluster, tmp_path: Path) -> Non
     noted.mkdir()
     run_arena([f"ray_arena_agents:NodeNoted(folder={str(noted)!r}, delay=0.01)", "random"], deals=2,
               rules="standard(game=deal)", seed=3, backend="ray", isolation="seating")
-    alive = {node["NodeID"] for node in __import__("ray").nodes() if node["Alive"]}
+    alive = {node["NodeID"] for node in ray.nodes() if node["Alive"]}
     assert {p.name for p in noted.iterdir()} == alive and len(alive) == 2
 
 

@@ -50,6 +50,12 @@ def say_fault(fault: Fault) -> None:
           f"played again on other nodes", file=sys.stderr)
 
 
+def where_kept(path: Path | None) -> str:
+    """Where a stopped run's finished games are, for its message."""
+    return f"the finished games are in {path} (--resume continues)" if path is not None else \
+        "pass --out to keep finished games"
+
+
 def require_ray() -> None:
     """Raise ImportError, saying how to install it, where Ray is not installed."""
     if importlib.util.find_spec("ray") is None:
@@ -80,8 +86,7 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
     here = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(),
                                                                          soft=False)
     stop = ray.remote(num_cpus=0, scheduling_strategy=here)(_Stop).remote()  # on the dealer's node: no loss takes it
-    crashes = ("NodeDiedError", "WorkerCrashedError", "LocalRayletDiedError")
-    crashed = tuple(getattr(ray.exceptions, name) for name in crashes if hasattr(ray.exceptions, name))
+    crashed = (ray.exceptions.NodeDiedError, ray.exceptions.WorkerCrashedError, ray.exceptions.LocalRayletDiedError)
     room = TASKS_PER_CPU * max(1, int(ray.cluster_resources().get("CPU", jobs)))
     waiting = list(reversed(chunks))
     streams: dict[Any, list[tuple]] = {}
@@ -117,10 +122,8 @@ def on_ray(chunks: list[list[tuple]], jobs: int, isolation: str, path: Path | No
                 moves[key] = moves.get(key, 0) + 1
                 if moves[key] >= MOST_MOVES:
                     _cancel(ray, streams)
-                    kept = f"the finished games are in {path} (--resume continues)" if path is not None else \
-                        "pass --out to keep finished games"
                     raise ClusterFault(f"the node playing deal {key[0]}, seating {key[1]} was lost {MOST_MOVES} "
-                                       f"times; {kept}") from None
+                                       f"times; {where_kept(path)}") from None
             faults({"fault": "node lost", "node": nodes.get(stream, "unknown"),
                     "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                     "games": [[args[3], args[4]] for args in lost]})

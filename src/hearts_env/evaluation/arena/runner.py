@@ -27,7 +27,7 @@ from hearts_env.evaluation.arena.game import (
     replay_record,
     seatings,
 )
-from hearts_env.evaluation.arena.on_ray import Fault, on_ray, require_ray, say_fault
+from hearts_env.evaluation.arena.on_ray import Fault, on_ray, require_ray, say_fault, where_kept
 from hearts_env.evaluation.arena.owner import owning
 from hearts_env.evaluation.arena.pause import PauseRequest, RunPaused, ignore_signals, pausable
 from hearts_env.evaluation.seat import SeatAgent, SeatError
@@ -116,8 +116,7 @@ def run_arena(specs: Sequence[str | AgentSpec], deals: int, rules: Rules | str =
         try:
             with pausable() as pause:
                 if backend == "ray":
-                    chunks = seating_passes(todo) if isolation == "seating" else \
-                        [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+                    chunks = seating_passes(todo) if isolation == "seating" else _chunks(todo)
                     results = on_ray(chunks, jobs, isolation, path, pause, _died, faults or say_fault)
                 elif isolation == "seating":
                     results = _isolated(seating_passes(todo), jobs, path, pause)
@@ -169,10 +168,7 @@ def _checked_arguments(specs: Sequence[str], deals: int, rules: Rules | str, job
     """:func:`run_arena`'s arguments checked, each refusal one line naming what is allowed, and every agent
     probed: the rules, the seats' options (the results file hidden from seated programs) and the seatings to play."""
     rules = make_rules(rules)
-    if backend == "ray" and any(AgentSpec.parse(spec).scheme == "remote" for spec in specs):
-        raise ValueError("a remote seat plays with backend 'processes': the seat server hands its connections to the "
-                         "workers of the dealer's own machine")
-    check_backend(backend)
+    check_backend(backend, specs)
     if isolation not in WORKER_ISOLATION:
         raise ValueError(f"isolation={isolation!r} is not valid; valid: {', '.join(WORKER_ISOLATION)}")
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
@@ -392,8 +388,7 @@ def _isolated(tasks: list[list[tuple]], jobs: int, path: Path | None, pause: Pau
 
 def _died(unfinished: list[tuple], path: Path | None) -> NoReturn:
     games = sorted((args[3], args[4]) for args in unfinished)
-    kept = f"the finished games are in {path} (--resume continues)" if path is not None else \
-        "pass --out to keep finished games"
+    kept = where_kept(path)
     raise WorkerDied(f"a worker process died (killed, os._exit, a crash in native code or out of memory) while "
                      f"playing one of {len(games)} unfinished games (deal, seating), first {games[:4]}; {kept}; run "
                      f"with --jobs 1 to see which agent ends its process") from None
@@ -409,7 +404,7 @@ def _in_processes(todo: list[tuple], jobs: int, path: Path | None, pause: PauseR
     """Records as the worker processes finish them (after a pause, those of the chunks in play); a dead
     worker stops the run with :class:`WorkerDied` (a plain multiprocessing pool would wait for its games
     forever)."""
-    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    chunks = _chunks(todo)
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_pool_worker,
                              initargs=(threads_per_worker(jobs),)) as pool:
         futures = {pool.submit(_play_games, chunk): chunk for chunk in chunks}
@@ -426,14 +421,22 @@ def _in_processes(todo: list[tuple], jobs: int, path: Path | None, pause: PauseR
                    for args in chunk], path)
 
 
+def _chunks(todo: list[tuple]) -> list[list[tuple]]:
+    """The games without isolation, :data:`CHUNK` to a task."""
+    return [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+
+
 def _pool_worker(threads: int) -> None:
     ignore_signals()
     limit_threads(threads)
 
 
-def check_backend(backend: object) -> None:
-    """Refuse a backend other than :data:`BACKENDS`' names, or Ray's where it is not installed, before anything is
-    played (or trained)."""
+def check_backend(backend: object, specs: Sequence[str] = ()) -> None:
+    """Refuse, before anything is played (or trained), a backend other than :data:`BACKENDS`' names, a remote seat
+    among ``specs`` on Ray, and Ray where it is not installed."""
+    if backend == "ray" and any(AgentSpec.parse(spec).scheme == "remote" for spec in specs):
+        raise ValueError("a remote seat plays with backend 'processes': the seat server hands its connections to the "
+                         "workers of the dealer's own machine")
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r} is not valid; valid: {', '.join(BACKENDS)}")
     if backend == "ray":

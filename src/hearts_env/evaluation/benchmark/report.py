@@ -119,17 +119,24 @@ def markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def replayed_sittings(result: dict[str, Any]) -> tuple[list[dict[str, Any]], ...]:
+    """The sittings after which a game was played again from its start — those that died with their dealer, lost a
+    node of their cluster, or stopped with games in play (a pause finishes them) — which bar a leaderboard row."""
+    sittings = result.get("sittings", [])
+    return ([s for s in sittings if s.get("ended") is None], [s for s in sittings if s.get("dealer_faults")],
+            [s for s in sittings if s["status"] != "finished" and not str(s["status"]).startswith("paused")])
+
+
 def _replayed(result: dict[str, Any]) -> str | None:
-    """Why some game of the run was played again from its start — a sitting that lost a node of its cluster, died
-    with its dealer or stopped with games in play (what ``verify --leaderboard`` refuses) — or None."""
-    for sitting in result.get("sittings", []):
-        if sitting.get("dealer_faults"):
-            games = sum(len(fault.get("games", [])) for fault in sitting["dealer_faults"])
-            return f"a sitting lost a node of its cluster ({games} game(s) played again on other nodes)"
-        if sitting.get("ended") is None:
-            return "a sitting died with its dealer (its games in play were played again)"
-        if sitting.get("status") != "finished" and not str(sitting.get("status")).startswith("paused"):
-            return "a sitting stopped with games in play (they were played again)"
+    """Why some game of the run was played again from its start (:func:`replayed_sittings`), or None."""
+    died, faulted, stopped = replayed_sittings(result)
+    if died:
+        return "a sitting died with its dealer (its games in play were played again)"
+    if faulted:
+        games = sum(len(fault.get("games", [])) for fault in faulted[0]["dealer_faults"])
+        return f"a sitting lost a node of its cluster ({games} game(s) played again on other nodes)"
+    if stopped:
+        return "a sitting stopped with games in play (they were played again)"
     return None
 
 

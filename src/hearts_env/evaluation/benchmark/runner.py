@@ -346,10 +346,7 @@ def _checked_arguments(spec: str, suite: str, tier: str, preset: str, format: st
     if backend == "ray" and track == "llm":
         raise ValueError("the llm track plays on the dealer's own machine (its process holds the key and makes the "
                          "model's calls): backend 'processes'")
-    if backend == "ray" and parsed.scheme == "remote":
-        raise ValueError("a remote seat plays with backend 'processes': the seat server hands its connections to the "
-                         "workers of the dealer's own machine")
-    check_backend(backend)  # after what no backend but the processes' can play: told whether Ray is installed or not
+    check_backend(backend, [spec])
     if parsed.scheme == "hosted":
         raise ValueError(f"benchmark the agent spec itself, not {spec!r}: the benchmark seats it in a program of "
                          f"its own (isolation='process')")

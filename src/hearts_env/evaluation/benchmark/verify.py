@@ -30,7 +30,7 @@ from hearts_env.engine import Deal
 from hearts_env.evaluation.arena.game import episode_match, forfeit, moon_attempts, replay_record, seatings
 from hearts_env.evaluation.arena.runner import check_record, read_records
 from hearts_env.evaluation.benchmark.ladder_cards import first_deviation, sample_games
-from hearts_env.evaluation.benchmark.report import markdown
+from hearts_env.evaluation.benchmark.report import markdown, replayed_sittings
 from hearts_env.evaluation.benchmark.runner import played_spec, public_spec
 from hearts_env.evaluation.benchmark.stats import headline, model_figures, rung_figures
 from hearts_env.evaluation.benchmark.suite import (
@@ -364,18 +364,15 @@ def _check_leaderboard(result: dict[str, Any]) -> None:
     if result.get("deal_set") == "holdout" and result.get("format") != HELD_OUT_FORMAT:
         _fail(f"a run on held-out deals in format {result.get('format')!r} is not a leaderboard row: it showed the "
               f"agent each deal more than once (a held-out row plays format {HELD_OUT_FORMAT})")
-    died = [s for s in result.get("sittings", []) if s.get("ended") is None]
+    died, faulted, stopped = replayed_sittings(result)
     if died:
         _fail(f"{len(died)} sitting(s) died with the dealer (first began {died[0]['began']}): their games in play "
               f"were played again")
-    faulted = [s for s in result.get("sittings", []) if s.get("dealer_faults")]
     if faulted:
         fault = faulted[0]["dealer_faults"][0]
         _fail(f"{len(faulted)} sitting(s) lost a node of their cluster (first at {fault.get('at')}, "
               f"{len(fault.get('games', []))} game(s) against {fault.get('rung')}): the game in play was played "
               f"again on another node")
-    stopped = [s for s in result.get("sittings", []) if s["status"] != "finished" and
-               not str(s["status"]).startswith("paused")]
     if stopped:
         _fail(f"{len(stopped)} sitting(s) stopped without finishing their games in play (first: began "
               f"{stopped[0]['began']}, {stopped[0]['status']!r}): those games were played again; a pause (one SIGINT "
