@@ -93,6 +93,10 @@ def test_a_budget_is_required_and_bad_arguments_are_named():
     ("pimc(plies=4)", "plies=4 needs policy='heuristic' to be an agent that plays batches"),
     ("pimc(elsewhere='apprentise')", "elsewhere='apprentise': unknown agent"),
     ("pimc(elsewhere='apprentice', passing='search')", "elsewhere='apprentice' plays the passes too"),
+    ("pimc(confidence=2)", "confidence=2 weighs the search against elsewhere's card"),
+    ("pimc(confidence=2, elsewhere='apprentice', m=3)", "it needs elsewhere= .* and no m="),
+    ("pimc(confidence=-1, elsewhere='apprentice')", "confidence .* must be a number >= 0, got -1"),
+    ("pimc(confidence=True, elsewhere='apprentice')", "must be a number >= 0, got True"),
     ("pimc(policy='apprentice', plies=0)", r"plies \(cards the rollout policy plays before heuristic finishes\) "
                                            "must be an integer >= 1"),
 ])
@@ -199,7 +203,7 @@ def test_pimc_margin_weighs_a_moon_suffered_as_the_arena_scores_it():
         agent = PIMCAgent(n=2, reward=reward)
         agent.reset(rules, 2, 0)
         agent.candidates = lambda view: [block, let_it]  # type: ignore[method-assign]
-        agent.evaluate_seats = lambda view, cards, n: np.array([means[c] for c in cards])  # type: ignore
+        agent.world_points = lambda view, cards, n: np.array([[means[c]] * n for c in cards])  # type: ignore
         picks[reward] = agent.act(view)
         assert agent.last_values == {block: 15.0, let_it: 26.0}  # the seat's points, whatever the reward
     assert picks == {"points": block, "margin": let_it}
@@ -352,6 +356,76 @@ def test_elsewhere_plays_outside_moon_positions_and_the_search_inside():
                     assert card == alone.act(view) and agent.last_values == {}
             deal.apply(card)
     assert searched > 0 and played > 0
+
+
+def test_confidence_keeps_elsewheres_card_unless_the_search_beats_it_by_that_many_standard_errors(monkeypatch):
+    """``confidence=z``: outside moon positions the search runs too, and its best card replaces ``elsewhere``'s only
+    when their paired per-world gain exceeds z standard errors; at a moon position the search decides as before;
+    passes and one-card decisions are ``elsewhere``'s, unsearched."""
+    from hearts_baselines.search.pimc import PIMCAgent
+    from hearts_baselines.search_common import moon_position
+
+    rules = make_rules("openspiel")
+    deal = Deal.random(rules, 3)
+    alone = make_agent("apprentice")
+    alone.reset(rules, deal.current, 0)
+    view = SeatView.of(deal, deal.current)
+    while deal.phase == Phase.PASS or bin(view.legal).count("1") < 2:
+        deal.apply(alone.act(view))
+        view = SeatView.of(deal, deal.current)
+    assert not moon_position(view)
+    cards = list(iter_cards(view.legal))
+    kept = alone.act(view)
+    other = next(c for c in cards if c != kept)
+    # worlds in which `other` takes 1 point fewer than `kept` on average, its per-world gains 0 and 2 by turns
+    gains = np.tile([0.0, 2.0], 20)  # mean 1, standard error 1/sqrt(40) ≈ 0.16: about 6.2 standard errors
+
+    def crafted(self, view, cards, n):
+        points = np.full((len(cards), n, 4), 5.0)
+        points[cards.index(kept), :, view.seat] = 5.0 + gains[:n]
+        return points
+
+    monkeypatch.setattr(PIMCAgent, "world_points", crafted)
+    for z, expected in ((6.0, other), (6.5, kept), (0.0, other)):
+        agent = make_agent(f"pimc(n=40, policy='apprentice', elsewhere='apprentice', confidence={z})")
+        agent.reset(rules, view.seat, 0)
+        assert agent.act(view) == expected, z
+        assert set(agent.last_values) == set(cards)  # searched either way
+    ungated = make_agent("pimc(n=40, policy='apprentice', elsewhere='apprentice')")
+    ungated.reset(rules, view.seat, 0)
+    assert ungated.act(view) == kept and ungated.last_values == {}
+
+
+def test_confidence_zero_plays_the_searchs_card_and_passes_stay_elsewheres():
+    """With ``confidence=0`` a decision outside a moon position is the plain search's card (the same seed: the same
+    worlds), or on a tie elsewhere's; passes are ``elsewhere``'s, unsearched."""
+    from hearts_baselines.search_common import moon_position
+
+    rules = make_rules("openspiel")
+    gated = make_agent("pimc(n=6, policy='apprentice', elsewhere='apprentice', confidence=0)")
+    plain = make_agent("pimc(n=6, policy='apprentice', elsewhere='apprentice')")  # its search() asked directly
+    alone = make_agent("apprentice")
+    compared = 0
+    deal = Deal.random(rules, 4)
+    seats = [make_agent("apprentice") for _ in range(4)]
+    for s, seat in enumerate(seats):
+        seat.reset(rules, s, s)
+    while not deal.is_over:
+        view = SeatView.of(deal, deal.current)
+        if deal.current == 0 and bin(view.legal).count("1") > 1:
+            for agent in (gated, plain, alone):
+                agent.reset(rules, 0, compared)
+            card = gated.act(view)
+            if view.phase == Phase.PASS:
+                assert card == alone.act(view) and gated.last_values == {}
+            elif not moon_position(view):
+                best, values = plain.search(view), plain.last_values
+                assert gated.last_values == values
+                # a tie with elsewhere's card keeps it (a gain of 0 is not above 0 standard errors)
+                assert card == best or (values[card] == values[best] and card == alone.act(view))
+                compared += 1
+        deal.apply(seats[deal.current].act(view))
+    assert compared > 3
 
 
 def test_take_copies_tables():

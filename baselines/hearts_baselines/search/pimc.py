@@ -29,7 +29,10 @@ moon nobody stops but the seat itself, now.
 ``elsewhere`` (default: None) names an agent that plays every decision outside a moon position, passes included
 (:func:`~hearts_baselines.search_common.moon_position`: exactly one other seat has taken points and the seat none),
 so that the search decides only where a moon may still be on: ``pimc(n=40, policy='apprentice',
-elsewhere='apprentice')`` is the apprentice that searches its moon defence.
+elsewhere='apprentice')`` is the apprentice that searches its moon defence. ``confidence`` (a number of standard
+errors, with ``elsewhere``) searches the other playing decisions too, but keeps ``elsewhere``'s card unless the
+search's best card beats it by more than that many standard errors of their paired per-world difference: with more
+time (more worlds) the search overrides the network more often, and only where its evidence is strong.
 ``time_limit`` (seconds) repeats rounds of ``n`` rollouts while time is left. ``belief`` weighs the worlds by
 how likely the other seats' plays were in each (:mod:`hearts_baselines.search.beliefs`: ``"heuristic"`` or
 ``"apprentice"``, their plays mixed with a uniform legal card at weight ``epsilon``): each round draws
@@ -64,7 +67,7 @@ from hearts_baselines.search_common import (
     rollout_points,
     rollout_seat_apart,
 )
-from hearts_env import SeatView
+from hearts_env import Phase, SeatView
 from hearts_env.agents import make_agent
 from hearts_env.cards import iter_cards
 from hearts_env.rules import Rules
@@ -85,9 +88,19 @@ class PIMCAgent(SearchAgent):
                  time_limit: float | None = None, passing: str = "heuristic", backend: str = "auto",
                  belief: str | None = None, epsilon: float = 0.3, proposals: int | None = None,
                  opponents: str | None = None, reward: str = "points", plies: int | None = None,
-                 chase: int | None = None, defend: bool = True, elsewhere: str | None = None):
+                 chase: int | None = None, defend: bool = True, elsewhere: str | None = None,
+                 confidence: float | None = None):
         super().__init__("heuristic" if passing == "search" else passing)
         self.elsewhere = None
+        if confidence is not None:
+            if (isinstance(confidence, bool) or not isinstance(confidence, int | float)
+                    or not 0 <= confidence < float("inf")):
+                raise ValueError(f"confidence (standard errors by which the search must beat elsewhere's card) must "
+                                 f"be a number >= 0, got {confidence!r}")
+            if elsewhere is None or m is not None:
+                raise ValueError(f"confidence={confidence} weighs the search against elsewhere's card among every "
+                                 f"legal card: it needs elsewhere= (the agent whose card is kept) and no m=")
+        self.confidence = confidence
         if elsewhere is not None:
             check_policy("elsewhere", elsewhere)
             if passing != "heuristic":
@@ -162,8 +175,11 @@ class PIMCAgent(SearchAgent):
 
     def act(self, view: SeatView) -> int:
         if self.elsewhere is not None and not moon_position(view):
-            self.last_values = {}  # no search: nothing valued
-            return self.elsewhere.act(view)
+            legal = view.legal
+            if self.confidence is None or view.phase != Phase.PLAY or legal & (legal - 1) == 0:
+                self.last_values = {}  # no search: nothing valued
+                return self.elsewhere.act(view)
+            return self.search(view, kept=self.elsewhere.act(view))
         return super().act(view)
 
     def candidates(self, view: SeatView) -> list[int]:
@@ -182,19 +198,27 @@ class PIMCAgent(SearchAgent):
             remaining &= ~(1 << card)
         return picks
 
-    def search(self, view: SeatView) -> int:
+    def search(self, view: SeatView, kept: int | None = None) -> int:
+        """The best candidate card; with ``kept`` (``elsewhere``'s card, under ``confidence``), ``kept`` unless the
+        best card's paired gain over it exceeds ``confidence`` standard errors."""
         cards = self.candidates(view)
-        totals = np.zeros((len(cards), 4))
+        rounds = []
         budget = Budget(1 if self.time_limit is None else None, self.time_limit)
         while budget.more():
-            totals += self.evaluate_seats(view, cards, self.n)
+            rounds.append(self.world_points(view, cards, self.n))
             budget.done += 1
-        means = totals / budget.done
-        own = means[:, view.seat]
-        self.last_values = dict(zip(cards, own.tolist()))
-        if self.reward == "margin":
-            return cards[int(np.argmax(margins(means, view.seat)))]
-        return cards[int(np.argmin(own))]
+        points = np.concatenate(rounds, axis=1)  # (cards, worlds, seats)
+        means = points.mean(axis=1)
+        self.last_values = dict(zip(cards, means[:, view.seat].tolist()))
+        # what each card is worth to the seat in each world, higher better
+        worth = margins(points, view.seat) if self.reward == "margin" else -points[..., view.seat].astype(float)
+        best = int(np.argmax(worth.mean(axis=1)))
+        if kept is None or cards[best] == kept:
+            return cards[best]
+        gain = worth[best] - worth[cards.index(kept)]  # paired: the same worlds for every card
+        error = gain.std(ddof=1) / np.sqrt(gain.size) if gain.size > 1 else np.inf
+        assert self.confidence is not None
+        return cards[best] if gain.mean() > self.confidence * error else kept
 
     def evaluate(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
         """Mean points of the seat after each card in ``cards``, over ``n`` fresh sampled worlds (what the web
@@ -204,6 +228,11 @@ class PIMCAgent(SearchAgent):
     def evaluate_seats(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
         """Mean points of every seat (a row per card in ``cards``, a column per seat) after each card, over ``n``
         fresh sampled worlds."""
+        return self.world_points(view, cards, n).mean(axis=1)
+
+    def world_points(self, view: SeatView, cards: list[int], n: int) -> np.ndarray:
+        """(cards, worlds, seats): every seat's points after each card in ``cards`` in each of ``n`` fresh sampled
+        worlds (the same worlds for every card)."""
         k = len(cards)
         if self.rollout_agent is not None or batched(self.policy, self.backend):
             batch = self.worlds(view, n).take(np.tile(np.arange(n), k))
@@ -222,7 +251,7 @@ class PIMCAgent(SearchAgent):
                     start.apply(card)
                     starts.append(start)
             points = rollout_points(starts, self.policy, self.rng, self._agents, self.backend)
-        return points.reshape(k, n, 4).mean(axis=1)
+        return points.reshape(k, n, 4)
 
     def worlds(self, view: SeatView, n: int) -> VectorDeals:
         """``n`` worlds the seat cannot rule out: uniform, or resampled by the belief's weights."""
