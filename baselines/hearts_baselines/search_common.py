@@ -36,6 +36,11 @@ def check_count(name: str, value: object) -> None:
         raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
 
 
+def check_nonnegative(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < math.inf:
+        raise ValueError(f"{name} must be a number >= 0, got {value!r}")
+
+
 def check_policy(name: str, spec: str) -> None:
     """A rollout or ranking policy spec must build now, not fail at the first move."""
     try:

@@ -16,16 +16,14 @@ import sys
 
 import numpy as np
 
-from hearts_env.evaluation.arena.stats import bootstrap_interval
-from hearts_env.evaluation.benchmark.stats import wilcoxon_p
+from hearts_env.evaluation.benchmark.stats import paired
 
 
 def margins(path: str) -> dict[str, np.ndarray]:
     """Per-deal margins of each rung of the result in ``path``."""
     with open(path) as f:
         result = json.load(f)
-    return {rung: np.asarray(figures["margin_per_deal" if "margin_per_deal" in figures else "per_deal_margin"])
-            for rung, figures in result["rungs"].items()}
+    return {rung: np.asarray(figures["per_deal_margin"]) for rung, figures in result["rungs"].items()}
 
 
 def main(first: str, *others: str) -> None:
@@ -36,11 +34,11 @@ def main(first: str, *others: str) -> None:
         if any(rung not in b or len(b[rung]) != len(values) for b in bs):
             sys.exit(f"{rung}: the files do not hold the same deals of that rung")
         reference = np.mean([b[rung] for b in bs], axis=0)
-        diff = values - reference
-        low, high = bootstrap_interval(diff)
-        p = wilcoxon_p(diff)
+        figure = paired(values - reference)  # what `hearts-env benchmark compare` reports
+        low, high = figure["ci95"]
         print(f"{rung}: A {values.mean():+.2f}, mean of {len(bs)} B runs {reference.mean():+.2f}; "
-              f"A − B {diff.mean():+.2f} [{low:+.2f}, {high:+.2f}], Wilcoxon p {p:.3f}, {len(diff)} deals")
+              f"A − B {figure['mean']:+.2f} [{low:+.2f}, {high:+.2f}], Wilcoxon p {figure['wilcoxon_p']:.3f}, "
+              f"{figure['deals']} deals")
 
 
 if __name__ == "__main__":

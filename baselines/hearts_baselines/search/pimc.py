@@ -60,6 +60,7 @@ from hearts_baselines.search_common import (
     batched,
     check_budget,
     check_count,
+    check_nonnegative,
     check_policy,
     margins,
     moon_position,
@@ -93,10 +94,7 @@ class PIMCAgent(SearchAgent):
         super().__init__("heuristic" if passing == "search" else passing)
         self.elsewhere = None
         if confidence is not None:
-            if (isinstance(confidence, bool) or not isinstance(confidence, int | float)
-                    or not 0 <= confidence < float("inf")):
-                raise ValueError(f"confidence (standard errors by which the search must beat elsewhere's card) must "
-                                 f"be a number >= 0, got {confidence!r}")
+            check_nonnegative("confidence (standard errors by which the search must beat elsewhere's card)", confidence)
             if elsewhere is None or m is not None:
                 raise ValueError(f"confidence={confidence} weighs the search against elsewhere's card among every "
                                  f"legal card: it needs elsewhere= (the agent whose card is kept) and no m=")

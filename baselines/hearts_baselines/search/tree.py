@@ -43,7 +43,15 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from hearts_baselines.search_common import Budget, SearchAgent, check_budget, check_count, check_policy, rollout_points
+from hearts_baselines.search_common import (
+    Budget,
+    SearchAgent,
+    check_budget,
+    check_count,
+    check_nonnegative,
+    check_policy,
+    rollout_points,
+)
 from hearts_env import Deal, SeatView
 from hearts_env.worlds import sample_worlds
 
@@ -100,8 +108,7 @@ class _TreeSearch(SearchAgent):
         check_budget(iterations, time_limit)
         check_count("batch", batch)
         check_policy("rollout", rollout)
-        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c < math.inf:
-            raise ValueError(f"c (the exploration constant) must be a number >= 0, got {c!r}")
+        check_nonnegative("c (the exploration constant)", c)
         if reward not in REWARDS:
             raise ValueError(f"reward={reward!r} is not valid; valid values: {', '.join(REWARDS)}")
         self.iterations = iterations
