@@ -436,3 +436,60 @@ def test_the_bundled_apprentice_loads_and_plays_its_recipe():
         agent.reset(RULES, deal.current, 0)
         deal.apply(agent.act(SeatView.of(deal, deal.current)))
     assert sum(deal.points) in (26, 78)
+
+
+def test_expert_iteration_fits_the_gated_searcher_s_cards_and_keeps_a_round_only_if_it_pays(tmp_path: Path,
+                                                                                             monkeypatch):
+    """``python -m hearts_baselines.apprentice.expert`` (issue 64): each round's two folders are labelled by the gated
+    searcher around the round's apprentice, the fit starts from that apprentice, the candidate and the incumbent are
+    checked on the same held-out deals, the verdict is kept in rounds.json, and a round that does not pay ends the
+    iteration; a rerun resumes from the ledger without playing again (here with greedy in xinxin's place and a tiny
+    search, so no outside program is needed)."""
+    from hearts_baselines.apprentice import expert
+
+    argv = ["--out", str(tmp_path), "--rounds", "3", "--deals", "2", "--unit-deals", "1", "--worlds", "4",
+            "--epochs", "1", "--eval-deals", "16", "--check-deals", "4", "--opponents", "greedy"]
+    verdicts = {"pays": [True, False]}
+
+    def fake_check(candidate, incumbent, opponents, deals, jobs, folder):  # the real one is tested below
+        return {"candidate": candidate, "incumbent": incumbent, "deals": deals, "candidate_margin": 0.0,
+                "incumbent_margin": 0.0, "gain": {"mean": 0.0, "ci95": [0.1, 0.2]},
+                "pays": verdicts["pays"].pop(0)}
+
+    monkeypatch.setattr(expert, "check", fake_check)
+    first = expert.iterate(expert.parse(expert.Args, argv))
+    assert [v["round"] for v in first] == [1, 2] and [v["pays"] for v in first] == [True, False]
+    one, two = (tmp_path / "round-1", tmp_path / "round-2")
+    assert first[0]["teacher"] == "pimc(n=4, policy='apprentice', elsewhere='apprentice', confidence=2.0)"
+    assert first[0]["incumbent"] == "apprentice"
+    fitted_one = f"apprentice(weights={str(one / 'fit' / 'apprentice.npz')!r})"
+    assert first[1]["incumbent"] == first[0]["candidate"] == fitted_one
+    assert first[1]["teacher"] == expert.teacher(first[1]["incumbent"], 4, 2.0)
+    manifests = [json.loads((folder / "manifest.json").read_text()) for folder in
+                 (one / "xinxin", one / "dagger", two / "xinxin", two / "dagger")]
+    assert [(m["seed"], m["rules"], m["opponents"], m.get("player")) for m in manifests] == [
+        (11, "openspiel", "greedy", None), (12, "openspiel", "greedy", "apprentice"),
+        (21, "openspiel", "greedy", None), (22, "openspiel", "greedy", first[0]["candidate"])]
+    fitted = NumpyNet.load(two / "fit" / "apprentice.npz")
+    assert fitted.meta["init"] == str(one / "fit" / "apprentice.npz")
+    assert len(fitted.meta["data_manifest"]) == 4  # every round's folders so far
+    assert json.loads((tmp_path / "rounds.json").read_text()) == first
+    # a rerun holds every verdict already: nothing is played or fitted again, and it stops where it stopped
+    monkeypatch.setattr(expert.supervised, "train", lambda *a, **k: pytest.fail("fitted again"))
+    assert expert.iterate(expert.parse(expert.Args, argv)) == first
+
+
+def test_the_expert_check_pairs_candidate_and_incumbent_on_the_same_held_out_deals(tmp_path: Path):
+    from hearts_baselines.apprentice import expert
+
+    verdict = expert.check("greedy", "random", "heuristic", 4, 1, tmp_path)
+    runs = {name: [json.loads(line) for line in (tmp_path / f"check-{name}.jsonl").read_text().splitlines()]
+            for name in ("candidate", "incumbent")}
+    assert [len(r) for r in runs.values()] == [16, 16]
+    deals = [[(r["deal"], r["seed"]) for r in sorted(rs, key=lambda r: (r["deal"], r["seating_index"]))]
+             for rs in runs.values()]
+    assert deals[0] == deals[1]  # the same deals, seating for seating
+    by_deal = {name: expert.margins(rs, 4) for name, rs in runs.items()}
+    assert verdict["gain"]["mean"] == pytest.approx((by_deal["candidate"] - by_deal["incumbent"]).mean())
+    assert verdict["candidate_margin"] == pytest.approx(by_deal["candidate"].mean())
+    assert verdict["pays"] == (verdict["gain"]["ci95"][0] > 0)
