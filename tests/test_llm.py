@@ -162,6 +162,10 @@ def test_the_arena_seats_a_model_by_its_spec_and_charges_a_forfeit_as_an_agent_e
         spec = f"llm(model='m', base_url={server.base_url!r}, retries=0)"
         records = run_arena([spec, "heuristic"], deals=1, jobs=1, isolation="none")
     assert all(r["error"] is not None and "ModelForfeit" in r["error"]["message"] for r in records)
+    # a forfeit is an outcome the agent defines, not a crash: its record is its line alone, no traceback, no path
+    assert {r["error"]["message"] for r in records} == {
+        "ModelForfeit: the model's answer, after 0 retry(ies): no card is named in 'none': write one like QS, 10H or "
+        "queen of spades, e.g. Final Answer: QS"}
 
 
 def test_the_llm_track_plays_a_model_through_the_dealer_with_every_prompt_answer_and_token_in_the_run(tmp_path):

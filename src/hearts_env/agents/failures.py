@@ -31,7 +31,8 @@ from typing import Any
 
 from hearts_env.actions import integer_action
 
-__all__ = ["ERRORS_LOG", "FailureReport", "NotACard", "card_of", "describe", "errors_log_beside", "first_line", "place"]
+__all__ = ["ERRORS_LOG", "FailureReport", "Forfeit", "NotACard", "card_of", "describe", "errors_log_beside",
+           "first_line", "place"]
 
 ERRORS_LOG = "errors.log"
 """The log of a run folder's failures (the benchmark's, the exploit track's)."""
@@ -41,6 +42,11 @@ HEADLINE = 300
 """Characters of a failure's line."""
 LOGGED_IN_FULL = 20
 """Failures of each agent and kind whose whole description the log keeps; the rest get their line."""
+
+
+class Forfeit(RuntimeError):
+    """An agent's own, worded forfeit of a game (a language model's answers past their retries): an outcome the agent
+    defines, not a crash, so its record is its line alone, with no traceback and no path of the machine."""
 
 
 def errors_log_beside(path: str | os.PathLike | None) -> Path | None:
@@ -61,6 +67,8 @@ def describe(error: BaseException, frames: int = 8) -> str:
         text = f"{type(error).__name__} (its message could not be read)"
     if isinstance(error, AgentError | NotACard):
         return text.partition(": ")[2][:MAX_TEXT] or text
+    if isinstance(error, Forfeit):
+        return text[:MAX_TEXT]
     with contextlib.suppress(BaseException):
         text += place(error)
         text += "\n" + "".join(traceback.format_tb(error.__traceback__)[-frames:]).rstrip()

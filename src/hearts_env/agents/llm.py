@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hearts_env.agents import Agent, AgentError
+from hearts_env.agents.failures import Forfeit
 from hearts_env.rules import Rules
 from hearts_env.text import AnswerError, format_card, parse_answer, view_text
 from hearts_env.views import SeatView
@@ -44,8 +45,9 @@ RETRY = "Your answer cannot be played: {reason}. Answer again, ending with 'Fina
 """What a retry says, quoting the reason (:class:`~hearts_env.text.AnswerError`)."""
 
 
-class ModelForfeit(RuntimeError):
-    """The model's decision failed past its retries: the game is forfeited (the arena's agent error)."""
+class ModelForfeit(Forfeit):
+    """The model's decision failed past its retries: the game is forfeited (the arena's agent error, recorded as its
+    line alone)."""
 
 
 class LLMAgent(Agent):
