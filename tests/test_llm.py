@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -250,3 +251,24 @@ def test_the_dealer_holds_a_token_budget_and_a_larger_one_resumes_the_run(tmp_pa
     assert [s["status"][:6] for s in result["sittings"]] == ["paused", "paused", "finish"]
     with pytest.raises(ValueError, match="token_budget is the llm track's"):
         run_benchmark("heuristic", tier="smoke", token_budget=100)
+
+
+LOCAL_ROW = Path(__file__).parents[1] / "results" / "measurements" / "llm" / "qwen2.5-coder-0.5b-instruct.json"
+
+
+def test_the_local_model_s_row_verifies_from_its_records_and_docs_llm_quotes_it():
+    """Issue 66: the local model's row (docs/llm.md) re-derives from its records — every transcript held to the cards
+    its seat played, each game that read no card ended as the model's forfeit — and the docs quote its figures."""
+    from hearts_env.evaluation.benchmark.verify import verify_run
+
+    result = verify_run(LOCAL_ROW)
+    assert result["track"] == "llm" and result["tier"] == "llm" and list(result["rungs"]) == [
+        "random", "greedy", "heuristic", "pimc"]
+    page = (Path(__file__).parents[1] / "docs" / "llm.md").read_text()
+    for rung, figures in result["rungs"].items():
+        model = figures["model"]
+        low, high = figures["margin"]["ci95"]
+        quoted = (f"| {rung} | {figures['margin']['mean']:+.2f} [{low:+.2f}, {high:+.2f}] | {model['forfeits']} of "
+                  f"{model['games']} | {model['decisions']} | {model['calls']} | {model['retries']} | "
+                  f"{model['prompt_tokens']:,} / {model['completion_tokens']:,} |").replace("-", "−")
+        assert quoted in page, quoted
