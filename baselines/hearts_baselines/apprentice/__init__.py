@@ -14,4 +14,6 @@ Each module imports only those above it:
 - :mod:`.moon` — moon defence: the weights fitted on a searcher's moon positions against xinxin (``python -m ...``).
 - :mod:`.outcomes` — outcome data: each card of the apprentice's moon positions against xinxin valued by finishing
   the true deal (``python -m ...``; fitted by ``supervised --anchor``).
+- :mod:`.expert` — expert iteration: rounds of the gated searcher's data around the round's apprentice, a fit from it
+  and a paired check against xinxin that decides the next round (``python -m ...``).
 """
