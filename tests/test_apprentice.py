@@ -481,6 +481,7 @@ def test_expert_iteration_fits_the_gated_searcher_s_cards_and_keeps_a_round_only
 
 def test_the_expert_check_pairs_candidate_and_incumbent_on_the_same_held_out_deals(tmp_path: Path):
     from hearts_baselines.apprentice import expert
+    from hearts_env.evaluation.benchmark.stats import per_deal_margin
 
     verdict = expert.check("greedy", "random", "heuristic", 4, 1, tmp_path)
     runs = {name: [json.loads(line) for line in (tmp_path / f"check-{name}.jsonl").read_text().splitlines()]
@@ -489,7 +490,7 @@ def test_the_expert_check_pairs_candidate_and_incumbent_on_the_same_held_out_dea
     deals = [[(r["deal"], r["seed"]) for r in sorted(rs, key=lambda r: (r["deal"], r["seating_index"]))]
              for rs in runs.values()]
     assert deals[0] == deals[1]  # the same deals, seating for seating
-    by_deal = {name: expert.margins(rs, 4) for name, rs in runs.items()}
+    by_deal = {name: per_deal_margin(rs, 4) for name, rs in runs.items()}
     assert verdict["gain"]["mean"] == pytest.approx((by_deal["candidate"] - by_deal["incumbent"]).mean())
     assert verdict["candidate_margin"] == pytest.approx(by_deal["candidate"].mean())
     assert verdict["pays"] == (verdict["gain"]["ci95"][0] > 0)

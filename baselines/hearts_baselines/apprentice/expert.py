@@ -37,8 +37,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from hearts_baselines.apprentice import data, supervised
 from hearts_baselines.apprentice.agent import BUNDLED
 from hearts_baselines.apprentice.moon import XINXIN
@@ -46,7 +44,7 @@ from hearts_baselines.run_args import arg, parse
 from hearts_env.evaluation.arena import run_arena
 from hearts_env.evaluation.arena.game import solo_seatings
 from hearts_env.evaluation.arena.pause import RunPaused
-from hearts_env.evaluation.benchmark.stats import paired, per_deal
+from hearts_env.evaluation.benchmark.stats import paired, per_deal_margin
 
 CHECK_SEED = zlib.crc32(b"hearts-apprentice/expert-check")
 """The arena seed of the check's deals (two-number seeds ``[CHECK_SEED, k]``: not the data's three-number ones)."""
@@ -81,12 +79,6 @@ def teacher(apprentice: str, worlds: int, confidence: float) -> str:
     return f"pimc(n={worlds}, policy={apprentice!r}, elsewhere={apprentice!r}, confidence={confidence})"
 
 
-def margins(records: list[dict[str, Any]], deals: int) -> np.ndarray:
-    """Per deal, the opponents' mean points minus the agent's (hearts-bench's margin: more is better)."""
-    agent, opponents = per_deal(records, deals)
-    return opponents - agent
-
-
 def check(candidate: str, incumbent: str, opponents: str, deals: int, jobs: int, folder: Path) -> dict[str, Any]:
     """Both agents, one seat against three ``opponents``, on the same held-out deals; the candidate's paired gain."""
     runs = {}
@@ -94,7 +86,7 @@ def check(candidate: str, incumbent: str, opponents: str, deals: int, jobs: int,
         out = folder / f"check-{name}.jsonl"
         records = run_arena([spec, opponents], deals, rules=RULES, seed=CHECK_SEED, jobs=jobs, out=out,
                             resume=out.exists(), only_seatings=solo_seatings(), isolation="none")
-        runs[name] = margins(records, deals)
+        runs[name] = per_deal_margin(records, deals)
     gain = paired(runs["candidate"] - runs["incumbent"])
     return {"candidate": candidate, "incumbent": incumbent, "deals": deals, "games": 4 * deals,
             "candidate_margin": float(runs["candidate"].mean()), "incumbent_margin": float(runs["incumbent"].mean()),

@@ -43,6 +43,12 @@ def per_deal(records: Sequence[dict[str, Any]], deals: int) -> tuple[np.ndarray,
     return means[:, AGENT], means[:, OPPONENT]
 
 
+def per_deal_margin(records: Sequence[dict[str, Any]], deals: int) -> np.ndarray:
+    """The agent's margin deal by deal: the opponent's seats' mean points minus the agent's (more is better)."""
+    agent, opponent = per_deal(records, deals)
+    return opponent - agent
+
+
 def paired(differences: np.ndarray) -> dict[str, Any]:
     """Mean, 95% bootstrap interval, standard deviation and Wilcoxon signed-rank p of per-deal differences
     (interval, sd and p are None below two deals: results are strict JSON, never NaN)."""
@@ -139,7 +145,7 @@ def rung_figures(records: Sequence[dict[str, Any]], deals: int, opponent_time: b
     """Every figure of one rung (see docs/benchmark.md for each definition); with ``opponent_time`` (the reference
     track) the opponent's mean seconds per decision too."""
     agent, opponent = per_deal(records, deals)
-    margin = opponent - agent
+    margin = opponent - agent  # per_deal_margin, from the points the figures below also need
     seat_games = [(r, seat) for r in records for seat, role in enumerate(roles(r)) if role == AGENT]
     clean = [(r, seat) for r, seat in seat_games if r["error"] is None]
     wins = [1 / len(r["winners"]) if seat in r["winners"] else 0.0 for r, seat in seat_games]
