@@ -494,3 +494,40 @@ def test_the_expert_check_pairs_candidate_and_incumbent_on_the_same_held_out_dea
     assert verdict["gain"]["mean"] == pytest.approx((by_deal["candidate"] - by_deal["incumbent"]).mean())
     assert verdict["candidate_margin"] == pytest.approx(by_deal["candidate"].mean())
     assert verdict["pays"] == (verdict["gain"]["ci95"][0] > 0)
+
+
+EXPERT_RESULTS = Path(__file__).parents[1] / "results" / "measurements" / "expert"
+
+
+def test_expert_round_one_s_verdict_re_derives_from_its_shipped_records_and_docs_learned_quotes_it():
+    """Issue 64: round 1's verdict (results/measurements/expert/rounds.json) is what its 3,200 check games give —
+    both agents on the same 400 deals, seating for seating, paired — and docs/learned.md quotes it."""
+    import lzma
+
+    from hearts_baselines.apprentice import expert
+    from hearts_env.evaluation.benchmark.stats import paired, per_deal_margin
+
+    verdict = json.loads((EXPERT_RESULTS / "rounds.json").read_text())[0]
+    runs = {}
+    for name in ("candidate", "incumbent"):
+        lines = lzma.decompress((EXPERT_RESULTS / "round-1" / f"check-{name}.jsonl.xz").read_bytes()).splitlines()
+        runs[name] = [json.loads(line) for line in lines]
+        assert len(runs[name]) == 4 * verdict["deals"] == verdict["games"]
+        assert {r["seating"].count(verdict[name]) for r in runs[name]} == {1}  # one seat of the agent a game
+        assert {s for r in runs[name] for s in r["seating"]} == {verdict[name], expert.XINXIN}
+    deals = [sorted((r["deal"], r["seating_index"], r["seed"]) for r in rs) for rs in runs.values()]
+    assert deals[0] == deals[1]
+    margins = {name: per_deal_margin(rs, verdict["deals"]) for name, rs in runs.items()}
+    assert verdict["candidate_margin"] == pytest.approx(margins["candidate"].mean())
+    assert verdict["incumbent_margin"] == pytest.approx(margins["incumbent"].mean())
+    gain = paired(margins["candidate"] - margins["incumbent"])
+    assert set(verdict["gain"]) == set(gain)
+    for key, value in gain.items():
+        assert verdict["gain"][key] == pytest.approx(value), key
+    assert verdict["pays"] is False and verdict["teacher"] == expert.teacher("apprentice", 80, 2.0)
+    low, high = verdict["gain"]["ci95"]
+    quoted = (f"fit takes {verdict['candidate_margin']:+.2f} points a deal fewer than xinxin and the bundled "
+              f"apprentice {verdict['incumbent_margin']:+.2f}: **gain {verdict['gain']['mean']:+.2f} "
+              f"[{low:+.2f}, {high:+.2f}]**")
+    page = " ".join((Path(__file__).parents[1] / "docs" / "learned.md").read_text().split())
+    assert quoted.replace("-", "−") in page, quoted
