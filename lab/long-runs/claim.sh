@@ -3,7 +3,8 @@
 # (xinxin-literature: 2,000 UCT runs x 50 worlds), OpenSpiel's rules, into runs/bench/openspiel-claim-NAME. The short
 # tier first (100 deals x 4 rotations), paired with apprentice-search's and pimc's reference rows; then the same folder
 # grown to the extended tier (300 deals, the short tier's 100 kept), paired with pimc(n=40, policy='apprentice')'s
-# extended run (results/measurements/search-vs-xinxin/). Resumes wherever it stopped; SIGTERM pauses it (pause.sh).
+# extended run (results/measurements/search-vs-xinxin/); the short run is kept as it finished in OUT-short. Resumes
+# wherever it stopped; SIGTERM pauses it (pause.sh).
 #   usage: [VENV=DIR] [JOBS=N] [UNTIL=short|extended] lab/long-runs/claim.sh NAME SPEC
 #   e.g. VENV=../hearts-env-lab/venv-abc1234 JOBS=2 lab/long-runs/claim.sh gated-z2-1 \
 #          "pimc(n=40, policy='apprentice', elsewhere='apprentice', confidence=2, time_limit=1)"
@@ -35,6 +36,8 @@ elif [ "$(tier_of "$OUT/manifest.json")" = short ] && [ ! -e "$OUT/result.json" 
 fi
 if [ "$(tier_of "$OUT/manifest.json")" = short ]; then
   for row in apprentice-search pimc; do "$VENV/bin/hearts-env" benchmark compare "$OUT/result.json" "$ROWS/$row.json"; done
+  # the short run as it finished, kept beside the run that grows (`hearts-env benchmark pack` ships either)
+  [ -e "$OUT-short" ] || cp -a "$OUT" "$OUT-short"
   [ "$UNTIL" = short ] && exit 0
   bench extended --extend || exit $?
 elif [ ! -e "$OUT/result.json" ]; then
