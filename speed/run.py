@@ -326,6 +326,29 @@ def world_batch(direct: bool, count: int = 300) -> Callable[[], int]:
     return run
 
 
+def apprentice_rollouts(batched: bool, deals: int = 32) -> Callable[[], int]:
+    """Rollouts/s of ``rollout_points(policy='apprentice')`` (``ismcts(rollout='apprentice')``'s and ``maxn``'s
+    path), ``deals`` OpenSpiel deals from their 20th card to the end: the batched engine stepped by the agent's
+    ``act_batch`` or, the reference, four Python apprentice agents a deal, card by card (the path before)."""
+    from hearts_baselines.search_common import rollout_points
+
+    rules = make_rules("openspiel")
+    rng = np.random.default_rng(0)
+    starts = []
+    for _ in range(deals):
+        deal = Deal.random(rules, rng, pass_direction=0)
+        for _ in range(20):
+            deal.apply(int(rng.choice(deal.legal_cards())))
+        starts.append(deal)
+    agents: dict = {} if batched else {-1: None}  # no batch player cached: the per-seat Python agents
+
+    def run() -> int:
+        rollout_points(starts, "apprentice", rng, agents)
+        return deals
+
+    return run
+
+
 def apprentice_trunk(sparse: bool, rows: int = 256) -> Callable[[], int]:
     """Observations/s through the apprentice's trunk, a batch of ``rows`` positions of heuristic deals at every
     stage (a rollout step of ``pimc(policy='apprentice')``): the first layer over the nonzero inputs only
@@ -848,6 +871,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> None:
                     subagents_training("scalar"), "/s", "scalar engine + dense SGD (before)", args.seconds, rounds=2)
             compare("apprentice trunk, 256 positions (obs/s)", apprentice_trunk(True), apprentice_trunk(False), "/s",
                     "dense NumPy product, every layer", args.seconds / 2, rounds=2)
+        compare("apprentice rollouts, 32 from card 20 (/s)", apprentice_rollouts(True), apprentice_rollouts(False),
+                "/s", "four Python agents a deal", args.seconds / 2, rounds=2)
         for spec in ("pimc", "pimc(n=40, policy='apprentice')", "mcts", "ismcts", "maxn", "tdlambda"):
             compare(f"{spec} decisions (/s)", decisions(spec), decisions("openspiel-ismcts"), "/s",
                     "openspiel-ismcts (1000 sims)", args.seconds, rounds=2)

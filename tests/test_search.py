@@ -513,3 +513,36 @@ def test_apprentice_search_is_the_moon_position_searcher_card_for_card():
 def test_apprentice_search_refuses_bad_arguments_when_built(spec, named):
     with pytest.raises((ValueError, FileNotFoundError), match=named):
         make_agent(spec)
+
+
+def test_rollout_points_plays_a_batch_player_on_the_batched_engine_exactly_as_its_python_agents_would():
+    """``rollout_points`` with ``apprentice`` (a :class:`BatchPolicy`) steps the batched engine with the agent's
+    ``act_batch``: the same final points as four apprentice agents playing each deal card by card, from deals still
+    passing and deals in play (so ``ismcts(rollout='apprentice')`` runs its rollouts batched)."""
+    from hearts_baselines.search_common import rollout_points
+
+    rules = make_rules("openspiel")
+    rng = np.random.default_rng(3)
+    deals = []
+    for k in range(12):
+        deal = Deal.random(rules, rng, pass_direction=1 + k % 3)
+        steps = int(rng.integers(0, 30))
+        for _ in range(steps):
+            if deal.is_over:
+                break
+            deal.apply(int(rng.choice(deal.legal_cards())))
+        deals.append(deal)
+    assert any(d.phase == Phase.PASS for d in deals) and any(d.phase == Phase.PLAY for d in deals)
+    by_hand = []
+    seats = [make_agent("apprentice") for _ in range(4)]
+    for deal in deals:
+        deal = deal.clone()
+        for seat, agent in enumerate(seats):
+            agent.reset(rules, seat, 0)
+        while not deal.is_over:
+            deal.apply(seats[deal.current].act(SeatView.of(deal, deal.current)))
+        by_hand.append(deal.points)
+    cache: dict = {}
+    assert (rollout_points(deals, "apprentice", np.random.default_rng(0), cache) == np.array(by_hand)).all()
+    assert set(cache) == {-1}  # one batch player, no per-seat Python agents
+    assert rollout_points([], "apprentice", np.random.default_rng(0)).shape == (0, 4)

@@ -168,11 +168,20 @@ def moon_race(deals: VectorDeals, points: int) -> np.ndarray:
 def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator, agents: dict | None = None,
                    backend: str = "auto") -> np.ndarray:
     """(len(deals), 4) final points after playing every deal to its end with ``policy`` for every
-    seat: one call of the batched engine when :func:`batched`, else the Python agents of that spec
-    (slow; ``agents`` caches them per seat). Finished deals keep their points."""
+    seat: one call of the batched engine when :func:`batched`, the batched engine stepped by the agent
+    when it plays batches (:class:`BatchPolicy`, e.g. ``apprentice``), else the Python agents of that spec
+    (slow). ``agents`` caches the agents made (per seat; the batch player under ``-1``). Finished deals keep
+    their points."""
     if batched(policy, backend):
         return rollout_batch(VectorDeals.from_deals(deals, backend=backend), policy, rng)
     players = agents if agents is not None else {}
+    if not deals:
+        return np.zeros((0, 4), np.int64)
+    if -1 not in players:
+        players[-1] = batch_policy(policy)
+    if players[-1] is not None:
+        players[-1].reset(deals[0].rules, 0, int(rng.integers(2**63)))
+        return rollout_batch(VectorDeals.from_deals(deals, backend=backend), players[-1], rng)
     out = np.zeros((len(deals), 4), np.int64)
     for i, deal in enumerate(deals):
         deal = deal.clone()

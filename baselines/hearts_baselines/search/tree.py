@@ -28,8 +28,8 @@ the budget is iterations capped by time (the paper: a time window). Budgets: ``i
 ``time_limit`` seconds per move, the first reached (defaults: the iterations, capped at 0.15 s so that
 no move reaches 0.2 s on a loaded machine; below the cap the same seed gives the same moves).
 Rollouts: ``rollout="heuristic"`` (default: the bundled expert for every seat), ``"greedy"``
-(paper 002's greedy player) or ``"random"`` run on the batched engine;
-any other agent spec plays through Python agents (slow).
+(paper 002's greedy player) or ``"random"`` run on the batched engine, an agent that plays batches
+(``"apprentice"``) steps it; any other agent spec plays through Python agents (slow).
 
 Speed: descents run ``batch`` at a time and their rollouts finish in one call of the batched engine.
 A descent counts its visits at once (a "virtual loss": the reward arrives after the batch), so the
