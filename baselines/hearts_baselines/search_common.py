@@ -179,9 +179,11 @@ def rollout_points(deals: Sequence[Deal], policy: str, rng: np.random.Generator,
         return np.zeros((0, 4), np.int64)
     if -1 not in players:
         players[-1] = batch_policy(policy)
-    if players[-1] is not None:
-        players[-1].reset(deals[0].rules, 0, int(rng.integers(2**63)))
-        return rollout_batch(VectorDeals.from_deals(deals, backend=backend), players[-1], rng)
+    player = players[-1]
+    if player is not None:
+        if getattr(player, "rules", None) != deals[0].rules:  # reset once, not at every call of a search's loop
+            player.reset(deals[0].rules, 0, int(rng.integers(2**63)))
+        return rollout_batch(VectorDeals.from_deals(deals, backend=backend), player, rng)
     out = np.zeros((len(deals), 4), np.int64)
     for i, deal in enumerate(deals):
         deal = deal.clone()
